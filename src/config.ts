@@ -1,0 +1,137 @@
+/**
+ * @module Configuration: the environment turned into typed, validated options, once, at start-up.
+ * The only module that knows the variable names; everything else receives `Options`.
+ */
+import * as v from 'valibot';
+
+export class StartupError extends Error {
+  override name = 'StartupError';
+}
+
+const DAY_MS = 86_400_000;
+const MIN_SUNSET_NOTICE_DAYS = 90;
+const ISO_DATE_OR_DATE_TIME = /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2}))?$/;
+
+const wholeNumber = (min: number, max: number) =>
+  v.pipe(
+    v.string(),
+    v.regex(/^\d+$/, `must be a whole number from ${min} to ${max}`),
+    v.transform(Number),
+    v.minValue(min, `must be a whole number from ${min} to ${max}`),
+    v.maxValue(max, `must be a whole number from ${min} to ${max}`),
+  );
+
+const isoDate = v.pipe(
+  v.string(),
+  v.regex(ISO_DATE_OR_DATE_TIME, 'must be an ISO 8601 date (2027-01-31) or date-time with an offset (2027-01-31T12:00:00Z)'),
+  v.transform((text) => new Date(text)),
+  v.check((date) => !Number.isNaN(date.getTime()), 'is not a real calendar date'),
+);
+
+const httpOrigin = v.pipe(
+  v.string(),
+  v.url('must be an absolute URL such as https://api.example.com'),
+  v.check((text) => /^https?:$/.test(new URL(text).protocol), 'must use http or https'),
+);
+
+const baseUrl = v.pipe(
+  httpOrigin,
+  v.check((text) => !new URL(text).search && !new URL(text).hash, 'must not carry a query or a fragment'),
+  v.transform((text) => text.replace(/\/+$/, '')),
+);
+
+const Environment = v.object({
+  PORT: v.optional(wholeNumber(0, 65535), '8787'),
+  HOST: v.optional(v.pipe(v.string(), v.nonEmpty('must not be empty')), '127.0.0.1'),
+  PUBLIC_BASE_URL: v.optional(baseUrl),
+  FACTS_FILE: v.optional(v.pipe(v.string(), v.nonEmpty('must be a file path'))),
+  RATE_LIMIT_QUOTA: v.optional(wholeNumber(1, 1_000_000_000), '120'),
+  RATE_LIMIT_WINDOW_SECONDS: v.optional(wholeNumber(1, 86_400), '60'),
+  REDIS_URL: v.optional(
+    v.pipe(
+      v.string(),
+      v.url('must be a URL such as redis://127.0.0.1:6379'),
+      v.check((text) => /^rediss?:$/.test(new URL(text).protocol), 'must start with redis:// or rediss://'),
+    ),
+  ),
+  RATE_LIMIT_FAIL: v.optional(v.picklist(['open', 'closed'], 'must be "open" or "closed"'), 'open'),
+  TRUST_PROXY_HOPS: v.optional(wholeNumber(0, 32), '0'),
+  MCP_ALLOWED_ORIGINS: v.optional(
+    v.pipe(
+      v.string(),
+      v.transform((text) => text.split(',').map((item) => item.trim()).filter(Boolean)),
+      v.check(
+        (items) => items.every((item) => item === '*' || (URL.canParse(item) && new URL(item).origin === item.replace(/\/$/, ''))),
+        'must be a comma-separated list of origins such as https://app.example.com, or *',
+      ),
+    ),
+  ),
+  MCP_MAX_BODY_BYTES: v.optional(wholeNumber(1024, 16 * 1024 * 1024), '65536'),
+  DEPRECATION_DATE: v.optional(isoDate),
+  SUNSET_DATE: v.optional(isoDate),
+  SUCCESSOR_PATH: v.optional(
+    v.pipe(v.string(), v.regex(/^\/[A-Za-z0-9._~\/-]*$/, 'must be a path starting with /, such as /api/v2')),
+    '/api/v2',
+  ),
+});
+
+export interface Deprecation {
+  deprecatedAt: Date;
+  sunsetAt: Date;
+  successorPath: string;
+}
+
+export interface Options {
+  port: number;
+  host: string;
+  /** `{base}`; unset means "the address the server listens on", known only once it listens. */
+  publicBaseUrl?: string;
+  factsFile?: string;
+  rateLimit: { quota: number; windowSeconds: number; fail: 'open' | 'closed'; redisUrl?: string };
+  trustProxyHops: number;
+  mcp: { allowedOrigins?: string[]; maxBodyBytes: number };
+  deprecation?: Deprecation;
+}
+
+/** Reads the environment; throws a StartupError naming the variable and the fix. */
+export function loadConfig(env: Record<string, string | undefined>): Options {
+  const defined = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
+  const result = v.safeParse(Environment, defined);
+  if (!result.success) {
+    const lines = result.issues.map((issue) => {
+      const name = v.getDotPath(issue) ?? 'environment';
+      return `  ${name}=${JSON.stringify(defined[name] ?? '')}: ${issue.message}`;
+    });
+    throw new StartupError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = result.output;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    publicBaseUrl: e.PUBLIC_BASE_URL,
+    factsFile: e.FACTS_FILE,
+    rateLimit: { quota: e.RATE_LIMIT_QUOTA, windowSeconds: e.RATE_LIMIT_WINDOW_SECONDS, fail: e.RATE_LIMIT_FAIL, redisUrl: e.REDIS_URL },
+    trustProxyHops: e.TRUST_PROXY_HOPS,
+    mcp: { allowedOrigins: e.MCP_ALLOWED_ORIGINS, maxBodyBytes: e.MCP_MAX_BODY_BYTES },
+    deprecation: deprecation(e.DEPRECATION_DATE, e.SUNSET_DATE, e.SUCCESSOR_PATH),
+  };
+}
+
+function deprecation(deprecatedAt: Date | undefined, sunsetAt: Date | undefined, successorPath: string): Deprecation | undefined {
+  if (!deprecatedAt && !sunsetAt) return undefined;
+  if (!deprecatedAt || !sunsetAt) {
+    const missing = deprecatedAt ? 'SUNSET_DATE' : 'DEPRECATION_DATE';
+    throw new StartupError(
+      `Invalid configuration:\n  ${missing} is unset: DEPRECATION_DATE and SUNSET_DATE are set together or not at all.`,
+    );
+  }
+  const noticeDays = (sunsetAt.getTime() - deprecatedAt.getTime()) / DAY_MS;
+  if (noticeDays < MIN_SUNSET_NOTICE_DAYS) {
+    const earliest = new Date(deprecatedAt.getTime() + MIN_SUNSET_NOTICE_DAYS * DAY_MS).toISOString();
+    throw new StartupError(
+      `Invalid configuration:\n  SUNSET_DATE is ${noticeDays.toFixed(1)} days after DEPRECATION_DATE; ` +
+        `callers are owed at least ${MIN_SUNSET_NOTICE_DAYS} days of notice: set SUNSET_DATE to ${earliest} or later.`,
+    );
+  }
+  return { deprecatedAt, sunsetAt, successorPath };
+}

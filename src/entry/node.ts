@@ -1,0 +1,28 @@
+/** @module Serves the handler on Node through @hono/node-server. */
+import { readFile } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
+import { start } from '../start.ts';
+
+await start({
+  env: process.env,
+  readTextFile: (path) => readFile(path, 'utf8'),
+  listen({ host, port }, fetch) {
+    return new Promise((resolve) => {
+      const server = serve(
+        { hostname: host, port, fetch: (request, env) => fetch(request, { clientAddress: env.incoming.socket.remoteAddress }) },
+        ({ address, port }: AddressInfo) =>
+          resolve({
+            url: `http://${address.includes(':') ? `[${address}]` : address}:${port}`,
+            stop: () =>
+              new Promise((closed) => {
+                server.close(() => closed());
+                (server as import('node:http').Server).closeIdleConnections?.();
+              }),
+          }),
+      );
+    });
+  },
+  onSignal: (signal, listener) => process.on(signal, listener),
+  exit: (code) => process.exit(code),
+});

@@ -1,0 +1,74 @@
+/**
+ * @module The HTTP rules in front of the MCP SDK: Origin allowlist, lenient Accept, JSON-only
+ * bodies of bounded size. What passes is handed to the SDK with its body already parsed.
+ */
+import { isJsonContentType } from '@modelcontextprotocol/server';
+import type { McpEndpoint } from './mcp.ts';
+import type { ProblemCode } from './schemas.ts';
+
+export interface McpGateOptions {
+  /** Allowed browser origins; `*` admits any. Requests without Origin are always served. */
+  allowedOrigins: string[];
+  maxBodyBytes: number;
+}
+
+export type McpOutcome = { refused: ProblemCode } | { response: Response };
+
+export function originAllowed(origin: string | null, allowedOrigins: string[]): boolean {
+  return origin === null || allowedOrigins.includes('*') || allowedOrigins.includes(origin);
+}
+
+/** RFC 9110 section 12.5.1: absent Accept admits anything; otherwise some JSON-admitting range with q > 0. */
+export function admitsJson(accept: string | null): boolean {
+  if (!accept) return true;
+  return accept.split(',').some((range) => {
+    const [type, ...params] = range.trim().toLowerCase().split(';').map((part) => part.trim());
+    const q = params.find((param) => param.startsWith('q='));
+    const wanted = type === '*/*' || type === 'application/*' || type === 'application/json';
+    return wanted && (q === undefined || Number(q.slice(2)) > 0);
+  });
+}
+
+/** Reads at most `limit` bytes; a longer body is refused without being buffered whole. */
+async function readBounded(request: Request, limit: number): Promise<string | undefined> {
+  const declared = Number(request.headers.get('content-length') ?? NaN);
+  if (declared > limit) return undefined;
+  if (!request.body) return '';
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of request.body as unknown as AsyncIterable<Uint8Array>) {
+    size += chunk.byteLength;
+    if (size > limit) return undefined;
+    chunks.push(chunk);
+  }
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return new TextDecoder().decode(bytes);
+}
+
+export function createMcpGate(endpoint: McpEndpoint, { allowedOrigins, maxBodyBytes }: McpGateOptions) {
+  return async function serveMcp(request: Request): Promise<McpOutcome> {
+    if (!originAllowed(request.headers.get('origin'), allowedOrigins)) return { refused: 'origin_not_allowed' };
+    if (!admitsJson(request.headers.get('accept'))) return { refused: 'not_acceptable' };
+    if (!isJsonContentType(request.headers.get('content-type'))) return { refused: 'unsupported_media_type' };
+    const text = await readBounded(request, maxBodyBytes);
+    if (text === undefined) return { refused: 'payload_too_large' };
+
+    // The SDK's 2025 transport insists on both media types; the answer is JSON either way.
+    const headers = new Headers(request.headers);
+    headers.set('accept', 'application/json, text/event-stream');
+    headers.delete('content-length');
+    const forwarded = new Request(request.url, { method: 'POST', headers, body: text, signal: request.signal });
+    let parsedBody: unknown;
+    try {
+      parsedBody = JSON.parse(text);
+    } catch {
+      parsedBody = undefined; // the SDK answers malformed JSON with a JSON-RPC parse error
+    }
+    return { response: await endpoint(forwarded, parsedBody) };
+  };
+}

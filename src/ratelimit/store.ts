@@ -1,0 +1,14 @@
+/** @module The interface every rate-limit counter store implements. */
+
+export interface CounterStore {
+  readonly kind: 'memory' | 'redis';
+  /**
+   * Counts one request for `key` in the fixed window that starts at `windowStart` (epoch ms) and
+   * returns the count so far in that window. Windows are aligned to the epoch, so every instance
+   * and every key agree on where a window starts.
+   */
+  increment(key: string, windowStart: number, windowMs: number): number | Promise<number>;
+  /** The count so far for `key` in that window, without counting anything (for CORS preflights). */
+  current(key: string, windowStart: number): number | Promise<number>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,193 @@
+/**
+ * @module The valibot schemas: the single source of every shape the service serves.
+ * Runtime checks, TypeScript types, the OpenAPI document and the MCP tool schemas all derive from
+ * these. Response objects are open (not strict) so that v1 can grow by adding fields.
+ */
+import * as v from 'valibot';
+
+const text = v.pipe(v.string(), v.regex(/\S/, 'must not be empty or blank'));
+const webUrl = v.pipe(
+  v.string(),
+  v.url('must be an absolute URL'),
+  v.regex(/^https?:\/\//, 'must be an http or https URL'),
+);
+const isoDate = v.pipe(v.string(), v.isoDate('must be an ISO 8601 date such as 2026-01-31'));
+const list = <T extends v.GenericSchema>(item: T) => v.pipe(v.array(item), v.minLength(1, 'must list at least one entry'));
+
+export const RESOURCE_KINDS = ['website', 'docs', 'pricing', 'status', 'support', 'terms', 'privacy', 'openapi', 'mcp'] as const;
+export const ResourceKind = v.pipe(v.picklist(RESOURCE_KINDS), v.description('What the resource is.'));
+
+export const Resource = v.pipe(
+  v.object({
+    kind: ResourceKind,
+    title: text,
+    url: webUrl,
+    description: text,
+  }),
+  v.title('Resource'),
+  v.description('A canonical public resource of the product.'),
+);
+
+export const StartOption = v.pipe(
+  v.object({
+    id: v.pipe(v.string(), v.regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'must be a lowercase slug such as read-the-docs')),
+    title: text,
+    description: text,
+    url: webUrl,
+    createsGallery: v.pipe(v.boolean(), v.description('Whether taking this option creates a gallery.')),
+    requiresHumanApproval: v.pipe(
+      v.boolean(),
+      v.description('Whether a person must approve this step before an agent takes it. Always true for gallery creation.'),
+    ),
+  }),
+  v.title('StartOption'),
+  v.description('A safe way to start with the product.'),
+);
+
+export const ProductFacts = v.pipe(
+  v.object({
+    name: text,
+    summary: text,
+    audiences: list(text),
+    capabilities: list(text),
+    notOffered: v.pipe(list(text), v.description('What the public API deliberately does not do.')),
+    reviewedOn: v.pipe(isoDate, v.description('The date the product team last reviewed these facts.')),
+  }),
+  v.title('ProductFacts'),
+  v.description('Reviewed facts about the product.'),
+);
+
+export const Product = v.pipe(
+  v.object({
+    product: ProductFacts,
+    resources: list(Resource),
+    startOptions: list(StartOption),
+  }),
+  v.title('Product'),
+  v.description('Reviewed product facts, canonical public resources and safe start options.'),
+);
+
+export const Deprecation = v.pipe(
+  v.object({
+    deprecatedAt: v.pipe(v.string(), v.isoTimestamp()),
+    sunsetAt: v.pipe(v.string(), v.isoTimestamp()),
+    successor: webUrl,
+  }),
+  v.title('Deprecation'),
+  v.description('Present while this API version is deprecated: when it stops being served and where to migrate.'),
+);
+
+export const ApiIndex = v.pipe(
+  v.object({
+    name: text,
+    apiVersion: v.literal('v1'),
+    description: text,
+    links: v.object({
+      self: webUrl,
+      health: webUrl,
+      product: webUrl,
+      openapi: webUrl,
+      problems: webUrl,
+    }),
+    mcp: v.object({
+      url: webUrl,
+      transport: v.literal('streamable-http'),
+      protocolVersions: v.array(v.string()),
+      tools: v.array(v.string()),
+    }),
+    deprecation: v.optional(Deprecation),
+  }),
+  v.title('ApiIndex'),
+  v.description('Where everything is: endpoints, the OpenAPI document and the MCP endpoint.'),
+);
+
+export const Health = v.pipe(
+  v.object({
+    status: v.picklist(['ok', 'degraded']),
+    rateLimitStore: v.picklist(['memory', 'redis']),
+    reason: v.optional(v.string()),
+  }),
+  v.title('Health'),
+  v.description('Service status. "degraded" still answers every request; reason says why.'),
+);
+
+export const PROBLEM_CODES = [
+  'api_route_not_found',
+  'method_not_allowed',
+  'not_acceptable',
+  'payload_too_large',
+  'unsupported_media_type',
+  'origin_not_allowed',
+  'rate_limited',
+  'internal_error',
+  'service_unavailable',
+] as const;
+export const ProblemCode = v.picklist(PROBLEM_CODES);
+
+export const Problem = v.pipe(
+  v.object({
+    type: webUrl,
+    title: text,
+    status: v.pipe(v.number(), v.integer(), v.minValue(400), v.maxValue(599)),
+    code: ProblemCode,
+    detail: text,
+    resolution: text,
+    instance: v.optional(v.string()),
+    'violated-policies': v.optional(v.array(v.string())),
+  }),
+  v.title('Problem'),
+  v.description('RFC 9457 problem details.'),
+);
+
+export const ProblemType = v.pipe(
+  v.object({
+    type: webUrl,
+    code: ProblemCode,
+    title: text,
+    status: v.pipe(v.number(), v.integer()),
+    description: text,
+    resolution: text,
+  }),
+  v.title('ProblemType'),
+  v.description('What a problem type means and how to resolve it.'),
+);
+
+// MCP tool inputs and outputs. Outputs are the matching parts of the Product body.
+export const NoInput = v.strictObject({});
+export const ListResourcesInput = v.strictObject({
+  kind: v.optional(v.pipe(ResourceKind, v.description('Only return resources of this kind.'))),
+});
+export const ResourceList = v.object({ resources: v.array(Resource) });
+export const StartOptionList = v.object({ startOptions: v.array(StartOption) });
+
+export type Product = v.InferOutput<typeof Product>;
+export type ProductFacts = v.InferOutput<typeof ProductFacts>;
+export type Resource = v.InferOutput<typeof Resource>;
+export type StartOption = v.InferOutput<typeof StartOption>;
+export type ApiIndex = v.InferOutput<typeof ApiIndex>;
+export type Health = v.InferOutput<typeof Health>;
+export type Problem = v.InferOutput<typeof Problem>;
+export type ProblemCode = v.InferOutput<typeof ProblemCode>;
+export type ProblemType = v.InferOutput<typeof ProblemType>;
+
+// The MCP endpoint's HTTP bodies, as the OpenAPI document describes them (the SDK validates the protocol).
+export const JsonRpcMessage = v.pipe(
+  v.object({
+    jsonrpc: v.literal('2.0'),
+    id: v.optional(v.union([v.string(), v.number()])),
+    method: v.string(),
+    params: v.optional(v.record(v.string(), v.unknown())),
+  }),
+  v.title('JsonRpcMessage'),
+  v.description('One MCP JSON-RPC request or notification.'),
+);
+export const JsonRpcResponse = v.pipe(
+  v.object({
+    jsonrpc: v.literal('2.0'),
+    id: v.union([v.string(), v.number(), v.null()]),
+    result: v.optional(v.record(v.string(), v.unknown())),
+    error: v.optional(v.object({ code: v.pipe(v.number(), v.integer()), message: v.string(), data: v.optional(v.unknown()) })),
+  }),
+  v.title('JsonRpcResponse'),
+  v.description('The JSON-RPC response to one MCP request.'),
+);
