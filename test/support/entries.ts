@@ -1,0 +1,73 @@
+/** Starts the real runtime entries (Bun, Deno, Node) as child processes on free ports. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+export const RUNTIMES = ['bun', 'deno', 'node'] as const;
+export type RuntimeName = (typeof RUNTIMES)[number];
+
+const COMMANDS: Record<RuntimeName, string[]> = {
+  bun: ['node_modules/.bin/bun', 'src/entry/bun.ts'],
+  deno: ['node_modules/.bin/deno', 'run', '--allow-net', '--allow-env', '--allow-read', '--allow-sys', 'src/entry/deno.ts'],
+  node: [process.execPath, '--import', 'tsx', 'src/entry/node.ts'],
+};
+
+export interface RunningEntry {
+  url: string;
+  child: ChildProcess;
+  output(): string;
+  /** Sends the signal to the server process itself and resolves with its exit code. */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+export function spawnEntry(runtime: RuntimeName, env: Record<string, string> = {}) {
+  const [command, ...args] = COMMANDS[runtime];
+  const child = spawn(command!, args, {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', PORT: '0', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (chunk) => (output += chunk));
+  child.stderr!.on('data', (chunk) => (output += chunk));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { child, exited, output: () => output };
+}
+
+/** Starts an entry and waits for the line announcing its URL. */
+export async function startEntry(runtime: RuntimeName, env: Record<string, string> = {}, timeoutMs = 30_000): Promise<RunningEntry> {
+  const { child, exited, output } = spawnEntry(runtime, env);
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${runtime} did not start within ${timeoutMs} ms:\n${output()}`)), timeoutMs);
+    const check = () => {
+      const match = /Serving .* on (http:\/\/\S+)/.exec(output());
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]!);
+      }
+    };
+    child.stdout!.on('data', check);
+    exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`${runtime} exited with ${code} before serving:\n${output()}`));
+    });
+  });
+  return {
+    url,
+    child,
+    output,
+    async stop(signal = 'SIGTERM') {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      return exited;
+    },
+  };
+}
+
+/** Runs an entry that is expected to refuse to start; resolves with its exit code and output. */
+export async function failedStart(runtime: RuntimeName, env: Record<string, string>, timeoutMs = 30_000) {
+  const { child, exited, output } = spawnEntry(runtime, env);
+  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+  const code = await exited;
+  clearTimeout(timer);
+  return { code, output: output() };
+}
