@@ -176,22 +176,23 @@ export async function createHandler(options: HandlerOptions): Promise<Handler> {
   }
 
   async function answer(request: Request, info: RequestInfo): Promise<Response> {
-    const { pathname } = new URL(request.url);
-    const key = clientKey(request, info.clientAddress, trustProxyHops);
-    if (request.method === 'OPTIONS') return preflight(request, pathname, key);
-
-    const state = await limiter.hit(key);
-    const headers = limitHeaders(pathname, state);
-    if (state.exceeded) {
-      return problemResponse(request, base, 'rate_limited', { ...headers, 'Retry-After': String(state.resetSeconds) }, {
-        'violated-policies': ['default'],
-      });
-    }
-    if (state.unavailable && pathname !== '/api/v1/health') {
-      return problemResponse(request, base, 'service_unavailable', { ...headers, 'Retry-After': String(state.resetSeconds) });
-    }
-
+    let headers = everyResponse;
     try {
+      const { pathname } = new URL(request.url);
+      const key = clientKey(request, info.clientAddress, trustProxyHops);
+      if (request.method === 'OPTIONS') return await preflight(request, pathname, key);
+
+      const state = await limiter.hit(key);
+      headers = limitHeaders(pathname, state);
+      if (state.exceeded) {
+        return problemResponse(request, base, 'rate_limited', { ...headers, 'Retry-After': String(state.resetSeconds) }, {
+          'violated-policies': ['default'],
+        });
+      }
+      if (state.unavailable && pathname !== '/api/v1/health') {
+        return problemResponse(request, base, 'service_unavailable', { ...headers, 'Retry-After': String(state.resetSeconds) });
+      }
+
       const routed: Representation | Response | undefined = await router.fetch(request, headers);
       if (routed instanceof Response) return routed;
       if (routed) return respond(request, routed, headers);
@@ -201,7 +202,7 @@ export async function createHandler(options: HandlerOptions): Promise<Handler> {
         : problemResponse(request, base, 'api_route_not_found', headers);
     } catch (error) {
       const id = crypto.randomUUID();
-      console.error(`request ${id} failed: ${request.method} ${pathname}`, error);
+      console.error(`request ${id} failed: ${request.method}`, error);
       return problemResponse(request, base, 'internal_error', headers, { instance: `urn:uuid:${id}` });
     }
   }

@@ -1,0 +1,205 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { Handler } from '../src/handler.ts';
+import { PROBLEM_CODES } from '../src/schemas.ts';
+import { BASE, get, makeHandler, sampleFacts } from './support/handler.ts';
+
+const RATE_LIMIT_HEADERS = ['ratelimit-policy', 'ratelimit', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'];
+
+function expectEveryResponseHeaders(response: Response) {
+  expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+  expect(response.headers.get('access-control-allow-origin')).toBe('*');
+  expect(response.headers.get('access-control-allow-credentials')).toBeNull();
+  expect(response.headers.get('link')).toContain(`<${BASE}/openapi.json>; rel="service-desc"`);
+  for (const name of RATE_LIMIT_HEADERS) expect(response.headers.get(name), name).not.toBeNull();
+  expect(response.headers.get('access-control-expose-headers')).toContain('RateLimit-Policy');
+}
+
+async function expectProblem(response: Response, status: number, code: string) {
+  expect(response.status).toBe(status);
+  expect(response.headers.get('content-type')).toBe('application/problem+json; charset=utf-8');
+  expect(response.headers.get('cache-control')).toBe('no-store');
+  expectEveryResponseHeaders(response);
+  const body = await response.json();
+  expect(body).toMatchObject({ type: `${BASE}/problems/${code}`, status, code });
+  expect(body.title).toEqual(expect.any(String));
+  expect(body.detail).toEqual(expect.any(String));
+  expect(body.resolution).toEqual(expect.any(String));
+  return body;
+}
+
+describe('handler', () => {
+  let handle: Handler;
+  beforeAll(async () => {
+    handle = await makeHandler();
+  });
+  afterAll(() => handle.close());
+
+  describe.each([
+    ['/api/v1', 'public, max-age=60'],
+    ['/api/v1/health', 'no-store'],
+    ['/api/v1/product', 'public, max-age=60'],
+    ['/openapi.json', 'public, max-age=60'],
+    ['/problems/rate_limited', 'public, max-age=86400'],
+  ])('GET %s', (path, cacheControl) => {
+    it('answers 200 JSON with an ETag and the caching policy', async () => {
+      const response = await handle(get(path));
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
+      expect(response.headers.get('cache-control')).toBe(cacheControl);
+      expect(response.headers.get('etag')).toMatch(/^"[A-Za-z0-9_-]+"$/);
+      expectEveryResponseHeaders(response);
+      const text = await response.text();
+      expect(Number(response.headers.get('content-length'))).toBe(new TextEncoder().encode(text).byteLength);
+      expect(() => JSON.parse(text)).not.toThrow();
+    });
+
+    it('answers HEAD with the GET headers and no body', async () => {
+      const getResponse = await handle(get(path));
+      const headResponse = await handle(get(path, { method: 'HEAD' }));
+      expect(headResponse.status).toBe(200);
+      expect(await headResponse.text()).toBe('');
+      expect(headResponse.headers.get('content-length')).toBe(getResponse.headers.get('content-length'));
+      expect(headResponse.headers.get('etag')).toBe(getResponse.headers.get('etag'));
+    });
+
+    it('answers a matching If-None-Match with 304 and no body', async () => {
+      const etag = (await handle(get(path))).headers.get('etag')!;
+      const response = await handle(get(path, { headers: { 'if-none-match': `"other", W/${etag}` } }));
+      expect(response.status).toBe(304);
+      expect(await response.text()).toBe('');
+      expect(response.headers.get('etag')).toBe(etag);
+      expect(response.headers.get('cache-control')).toBe(cacheControl);
+      expect(response.headers.get('content-type')).toBeNull();
+      expectEveryResponseHeaders(response);
+    });
+
+    it('answers a stale If-None-Match with 200', async () => {
+      const response = await handle(get(path, { headers: { 'if-none-match': '"stale"' } }));
+      expect(response.status).toBe(200);
+    });
+  });
+
+  it('serves the facts exactly as reviewed', async () => {
+    const response = await handle(get('/api/v1/product?unknown=ignored'));
+    expect(await response.json()).toEqual(sampleFacts());
+  });
+
+  it('lists every endpoint, the OpenAPI document and the MCP tools in the index', async () => {
+    const index = await (await handle(get('/api/v1'))).json();
+    expect(index.links).toEqual({
+      self: `${BASE}/api/v1`,
+      health: `${BASE}/api/v1/health`,
+      product: `${BASE}/api/v1/product`,
+      openapi: `${BASE}/openapi.json`,
+      problems: `${BASE}/problems/api_route_not_found`,
+    });
+    expect(index.mcp).toMatchObject({ url: `${BASE}/mcp`, transport: 'streamable-http' });
+    expect(index.mcp.tools).toEqual(['get_product_overview', 'list_public_resources', 'list_start_options']);
+    expect(index.mcp.protocolVersions).toContain('2026-07-28');
+    expect(index.deprecation).toBeUndefined();
+  });
+
+  it('reports health ok with the memory store', async () => {
+    expect(await (await handle(get('/api/v1/health'))).json()).toEqual({ status: 'ok', rateLimitStore: 'memory' });
+  });
+
+  it.each(PROBLEM_CODES)('describes the problem type %s at its type URI', async (code) => {
+    const body = await (await handle(get(`/problems/${code}`))).json();
+    expect(body).toMatchObject({ type: `${BASE}/problems/${code}`, code });
+  });
+
+  it('sends the OpenAPI document gzip-coded when accepted, with its own ETag', async () => {
+    const plain = await handle(get('/openapi.json'));
+    const coded = await handle(get('/openapi.json', { headers: { 'accept-encoding': 'br, gzip;q=0.8' } }));
+    expect(coded.headers.get('content-encoding')).toBe('gzip');
+    expect(coded.headers.get('vary')).toBe('Accept-Encoding');
+    expect(plain.headers.get('vary')).toBe('Accept-Encoding');
+    expect(coded.headers.get('etag')).not.toBe(plain.headers.get('etag'));
+    const inflated = await new Response(coded.body!.pipeThrough(new DecompressionStream('gzip'))).text();
+    expect(inflated).toBe(await plain.text());
+    const refused = await handle(get('/openapi.json', { headers: { 'accept-encoding': 'gzip;q=0' } }));
+    expect(refused.headers.get('content-encoding')).toBeNull();
+  });
+
+  it.each(['/', '/api', '/api/v2', '/api/v1/products', '/openapi.yaml', '/problems/unknown', '/mcp/extra'])(
+    'answers %s with the 404 problem',
+    async (path) => {
+      const body = await expectProblem(await handle(get(path)), 404, 'api_route_not_found');
+      expect(body.detail).toContain('not part of the public contract');
+      expect(body.resolution).toContain(`${BASE}/openapi.json`);
+    },
+  );
+
+  it.each([
+    ['DELETE', '/api/v1/product', 'GET, HEAD, OPTIONS'],
+    ['POST', '/api/v1', 'GET, HEAD, OPTIONS'],
+    ['PUT', '/openapi.json', 'GET, HEAD, OPTIONS'],
+    ['PATCH', '/problems/internal_error', 'GET, HEAD, OPTIONS'],
+    ['GET', '/mcp', 'POST, OPTIONS'],
+    ['DELETE', '/mcp', 'POST, OPTIONS'],
+  ])('answers %s %s with the 405 problem and Allow', async (method, path, allow) => {
+    const response = await handle(get(path, { method }));
+    expect(response.headers.get('allow')).toBe(allow);
+    await expectProblem(response, 405, 'method_not_allowed');
+  });
+
+  it('answers a HEAD to an unknown path with a bodiless 404', async () => {
+    const response = await handle(get('/nope', { method: 'HEAD' }));
+    expect(response.status).toBe(404);
+    expect(await response.text()).toBe('');
+  });
+
+  it('answers a preflight on a known path with 204, Allow and the CORS answer', async () => {
+    const response = await handle(
+      get('/api/v1/product', {
+        method: 'OPTIONS',
+        headers: { origin: 'https://elsewhere.example.org', 'access-control-request-method': 'GET', 'access-control-request-headers': 'if-none-match' },
+      }),
+    );
+    expect(response.status).toBe(204);
+    expect(response.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
+    expect(response.headers.get('access-control-allow-methods')).toBe('GET, HEAD, OPTIONS');
+    expect(response.headers.get('access-control-allow-headers')).toBe('if-none-match');
+    expectEveryResponseHeaders(response);
+  });
+
+  it('refuses a preflight to /mcp from an origin that is not allowed', async () => {
+    const response = await handle(get('/mcp', { method: 'OPTIONS', headers: { origin: 'https://evil.example.org' } }));
+    await expectProblem(response, 403, 'origin_not_allowed');
+  });
+
+  it('accepts a preflight to /mcp from its own origin', async () => {
+    const response = await handle(get('/mcp', { method: 'OPTIONS', headers: { origin: BASE } }));
+    expect(response.status).toBe(204);
+    expect(response.headers.get('allow')).toBe('POST, OPTIONS');
+  });
+
+  it('answers a preflight to an unknown path with the 404 problem', async () => {
+    await expectProblem(await handle(get('/nope', { method: 'OPTIONS' })), 404, 'api_route_not_found');
+  });
+});
+
+describe('a failing route', () => {
+  it('becomes a 500 problem with a request id, the usual headers and nothing internal', async () => {
+    const handle = await makeHandler();
+    const error = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const request = get('/api/v1/product');
+    const read = request.headers.get.bind(request.headers);
+    // A fault deep in the route's path: reading a conditional header throws.
+    Object.defineProperty(request.headers, 'get', {
+      value: (name: string) => {
+        if (name === 'if-none-match') throw new Error('secret internal failure at /srv/app.ts:12');
+        return read(name);
+      },
+    });
+    const response = await handle(request);
+    const body = await expectProblem(response, 500, 'internal_error');
+    expect(body.instance).toMatch(/^urn:uuid:[0-9a-f-]{36}$/);
+    expect(JSON.stringify(body)).not.toContain('secret');
+    expect(JSON.stringify(body)).not.toContain('/srv/');
+    expect(error).toHaveBeenCalledTimes(1);
+    expect(String(error.mock.calls[0]![0])).toContain(body.instance.slice('urn:uuid:'.length));
+    error.mockRestore();
+    await handle.close();
+  });
+});
