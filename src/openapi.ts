@@ -13,7 +13,12 @@ const responseRef = (name: string) => ({ $ref: `#/components/responses/${name}` 
 const RATE_LIMIT_HEADERS = ['RateLimit-Policy', 'RateLimit', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'];
 const COMMON_HEADERS = [...RATE_LIMIT_HEADERS, 'Link', 'X-Content-Type-Options', 'Access-Control-Allow-Origin'];
 const V1_HEADERS = ['Deprecation', 'Sunset'];
-const OPENAPI_SCHEMA = { type: 'object', required: ['openapi', 'info', 'paths'], description: 'An OpenAPI 3.1 document.' };
+const OPENAPI_SCHEMA = {
+  type: 'object',
+  description: 'An OpenAPI 3.1 document.',
+  properties: { openapi: { type: 'string' }, info: { type: 'object' }, paths: { type: 'object' } },
+  required: ['openapi', 'info', 'paths'],
+};
 
 export interface OpenApiInput {
   base: string;
@@ -147,6 +152,8 @@ export function buildOpenApi(input: OpenApiInput): Record<string, unknown> {
     },
     jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
     servers: [{ url: input.base }],
+    // Public and credential-free: no operation takes any security scheme.
+    security: [],
     tags: [
       { name: 'v1', description: 'The versioned REST API. It changes only by adding fields.' },
       { name: 'mcp', description: 'The Model Context Protocol endpoint for agents.' },
@@ -168,7 +175,6 @@ export function buildOpenApi(input: OpenApiInput): Record<string, unknown> {
         Link: header('`<{base}/openapi.json>; rel="service-desc"`, plus the successor version while v1 is deprecated.'),
         'X-Content-Type-Options': header('Always `nosniff`.'),
         'Access-Control-Allow-Origin': header('Always `*`; credentials are never allowed.'),
-        Allow: header('The methods the path accepts.'),
         Deprecation: header('RFC 9745: `@<unix seconds>` when v1 was deprecated; present only while a deprecation is configured.'),
         Sunset: header('RFC 8594: HTTP-date after which v1 may stop answering; present only while a deprecation is configured.'),
       },

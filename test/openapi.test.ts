@@ -1,0 +1,148 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Handler } from '../src/handler.ts';
+import { PROBLEM_CODES } from '../src/schemas.ts';
+import { BASE, get, makeHandler } from './support/handler.ts';
+import { ROOT } from './support/entries.ts';
+
+type Doc = {
+  servers: { url: string }[];
+  paths: Record<string, Record<string, any>>;
+  components: { schemas: Record<string, unknown>; responses: Record<string, any> };
+};
+
+/** An ajv (independent of valibot) that resolves the document's component refs. */
+function schemaValidator(doc: Doc) {
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  addFormats.default(ajv);
+  ajv.addSchema({ $id: 'openapi.json', components: doc.components });
+  return (schema: unknown) => ajv.compile(rebase(schema));
+}
+
+/** Points `#/components/...` refs at the registered document. */
+function rebase(schema: unknown): any {
+  return JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', '"openapi.json#/components/'));
+}
+
+function responseSchema(doc: Doc, path: string, method: string, status: string, mediaType: string) {
+  let response = doc.paths[path]?.[method]?.responses?.[status];
+  if (response?.$ref) response = doc.components.responses[response.$ref.split('/').pop()];
+  return response?.content?.[mediaType]?.schema;
+}
+
+describe('the served OpenAPI document', () => {
+  let handle: Handler;
+  let doc: Doc;
+  beforeAll(async () => {
+    handle = await makeHandler();
+    doc = await (await handle(get('/openapi.json'))).json();
+  });
+  afterAll(() => handle.close());
+
+  it('is a valid OpenAPI 3.1 document (independent validator)', async () => {
+    const result = await new Validator().validate(doc as never);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+  });
+
+  it('passes the Redocly linter with zero errors', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'openapi-'));
+    const file = join(dir, 'openapi.json');
+    await writeFile(file, JSON.stringify(doc));
+    const run = promisify(execFile)(join(ROOT, 'node_modules/.bin/redocly'), ['lint', file, '--format', 'json'], {
+      cwd: dir,
+      env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+    });
+    const { stdout } = await run.catch((error) => error);
+    const report = JSON.parse(stdout);
+    const errors = report.problems.filter((problem: { severity: string }) => problem.severity === 'error');
+    expect(errors).toEqual([]);
+  }, 60_000);
+
+  it('names the public base URL as its server', () => {
+    expect(doc.servers).toEqual([{ url: BASE }]);
+  });
+
+  it('describes every path the service serves, and only those', () => {
+    expect(Object.keys(doc.paths).sort()).toEqual(['/api/v1', '/api/v1/health', '/api/v1/product', '/mcp', '/openapi.json', '/problems/{code}']);
+    expect(Object.keys(doc.paths['/mcp']!)).toEqual(['post']);
+    for (const path of ['/api/v1', '/api/v1/health', '/api/v1/product', '/openapi.json', '/problems/{code}']) {
+      expect(Object.keys(doc.paths[path]!).sort()).toEqual(['get', 'head']);
+    }
+  });
+
+  it.each([
+    ['/api/v1', '/api/v1'],
+    ['/api/v1/health', '/api/v1/health'],
+    ['/api/v1/product', '/api/v1/product'],
+    ['/openapi.json', '/openapi.json'],
+    ...PROBLEM_CODES.map((code) => [`/problems/${code}`, '/problems/{code}']),
+  ])('validates the 200 body of GET %s against its operation schema', async (path, template) => {
+    const response = await handle(get(path));
+    const schema = responseSchema(doc, template, 'get', '200', response.headers.get('content-type')!.split(';')[0]!);
+    expect(schema).toBeDefined();
+    const validate = schemaValidator(doc)(schema);
+    const body = await response.json();
+    expect(validate(body), JSON.stringify(validate.errors)).toBe(true);
+  });
+
+  it.each([
+    ['GET', '/nope'],
+    ['DELETE', '/api/v1/product'],
+    ['POST', '/openapi.json'],
+  ])('validates the problem body of %s %s against the Problem schema', async (method, path) => {
+    const response = await handle(get(path, { method }));
+    const schema = responseSchema(doc, '/problems/{code}', 'get', '404', 'application/problem+json');
+    const validate = schemaValidator(doc)(schema);
+    expect(validate(await response.json()), JSON.stringify(validate.errors)).toBe(true);
+  });
+
+  it('rejects a body that breaks the schema (the check can fail)', async () => {
+    const schema = responseSchema(doc, '/api/v1/product', 'get', '200', 'application/json');
+    const validate = schemaValidator(doc)(schema);
+    const body = await (await handle(get('/api/v1/product'))).json();
+    delete body.product.reviewedOn;
+    expect(validate(body)).toBe(false);
+  });
+
+  it('declares the rate-limit headers on every response and the 429', () => {
+    for (const [path, operations] of Object.entries(doc.paths)) {
+      for (const [method, operation] of Object.entries(operations)) {
+        expect(operation.responses['429'], `${method} ${path}`).toEqual({ $ref: '#/components/responses/TooManyRequests' });
+        for (const [status, response] of Object.entries<any>(operation.responses)) {
+          const resolved = response.$ref ? doc.components.responses[response.$ref.split('/').pop()] : response;
+          if (status === '400') continue; // answered by the MCP SDK itself
+          expect(Object.keys(resolved.headers ?? {}), `${method} ${path} ${status}`).toEqual(
+            expect.arrayContaining(['RateLimit-Policy', 'RateLimit', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']),
+          );
+        }
+      }
+    }
+    expect(Object.keys(doc.components.responses.TooManyRequests.headers)).toContain('Retry-After');
+  });
+
+  it('marks no operation deprecated while no deprecation is configured', () => {
+    const deprecated = Object.values(doc.paths).flatMap((operations) => Object.values(operations).filter((op) => op.deprecated));
+    expect(deprecated).toEqual([]);
+  });
+});
+
+describe('the OpenAPI document while v1 is deprecated', () => {
+  it('marks every /api/v1 operation deprecated and nothing else', async () => {
+    const handle = await makeHandler({
+      deprecation: { deprecatedAt: new Date('2026-01-01'), sunsetAt: new Date('2026-12-31'), successorPath: '/api/v2' },
+    });
+    const doc: Doc = await (await handle(get('/openapi.json'))).json();
+    for (const [path, operations] of Object.entries(doc.paths)) {
+      for (const operation of Object.values(operations)) expect(Boolean(operation.deprecated), path).toBe(path.startsWith('/api/v1'));
+    }
+    await handle.close();
+  });
+});
