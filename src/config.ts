@@ -24,19 +24,20 @@ const wholeNumber = (min: number, max: number) =>
 const isoDate = v.pipe(
   v.string(),
   v.regex(ISO_DATE_OR_DATE_TIME, 'must be an ISO 8601 date (2027-01-31) or date-time with an offset (2027-01-31T12:00:00Z)'),
+  // Date.parse rolls 2027-02-30 over to March; a real date reads back the same.
+  v.check((text) => Date.parse(text) >= 0 && new Date(Date.parse(text.slice(0, 10))).toISOString().startsWith(text.slice(0, 10)), 'is not a real calendar date'),
   v.transform((text) => new Date(text)),
-  v.check((date) => !Number.isNaN(date.getTime()), 'is not a real calendar date'),
 );
 
 const httpOrigin = v.pipe(
   v.string(),
   v.url('must be an absolute URL such as https://api.example.com'),
-  v.check((text) => /^https?:$/.test(new URL(text).protocol), 'must use http or https'),
+  v.check((text) => URL.canParse(text) && /^https?:$/.test(new URL(text).protocol), 'must use http or https'),
 );
 
 const baseUrl = v.pipe(
   httpOrigin,
-  v.check((text) => !new URL(text).search && !new URL(text).hash, 'must not carry a query or a fragment'),
+  v.check((text) => URL.canParse(text) && !new URL(text).search && !new URL(text).hash, 'must not carry a query or a fragment'),
   v.transform((text) => text.replace(/\/+$/, '')),
 );
 
@@ -51,7 +52,7 @@ const Environment = v.object({
     v.pipe(
       v.string(),
       v.url('must be a URL such as redis://127.0.0.1:6379'),
-      v.check((text) => /^rediss?:$/.test(new URL(text).protocol), 'must start with redis:// or rediss://'),
+      v.check((text) => URL.canParse(text) && /^rediss?:$/.test(new URL(text).protocol), 'must start with redis:// or rediss://'),
     ),
   ),
   RATE_LIMIT_FAIL: v.optional(v.picklist(['open', 'closed'], 'must be "open" or "closed"'), 'open'),
@@ -96,7 +97,7 @@ export interface Options {
 /** Reads the environment; throws a StartupError naming the variable and the fix. */
 export function loadConfig(env: Record<string, string | undefined>): Options {
   const defined = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
-  const result = v.safeParse(Environment, defined);
+  const result = v.safeParse(Environment, defined, { abortPipeEarly: true });
   if (!result.success) {
     const lines = result.issues.map((issue) => {
       const name = v.getDotPath(issue) ?? 'environment';
