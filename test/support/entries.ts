@@ -6,10 +6,10 @@ export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const RUNTIMES = ['bun', 'deno', 'node'] as const;
 export type RuntimeName = (typeof RUNTIMES)[number];
 
-const COMMANDS: Record<RuntimeName, string[]> = {
-  bun: ['node_modules/.bin/bun', 'src/entry/bun.ts'],
-  deno: ['node_modules/.bin/deno', 'run', '--allow-net', '--allow-env', '--allow-read', '--allow-sys', 'src/entry/deno.ts'],
-  node: [process.execPath, '--import', 'tsx', 'src/entry/node.ts'],
+const COMMANDS: Record<RuntimeName, (script: string) => string[]> = {
+  bun: (script) => ['node_modules/.bin/bun', script],
+  deno: (script) => ['node_modules/.bin/deno', 'run', '--allow-net', '--allow-env', '--allow-read', '--allow-sys', script],
+  node: (script) => [process.execPath, '--import', 'tsx', script],
 };
 
 export interface RunningEntry {
@@ -20,8 +20,8 @@ export interface RunningEntry {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-export function spawnEntry(runtime: RuntimeName, env: Record<string, string> = {}) {
-  const [command, ...args] = COMMANDS[runtime];
+export function spawnEntry(runtime: RuntimeName, env: Record<string, string> = {}, script = `src/entry/${runtime}.ts`) {
+  const [command, ...args] = COMMANDS[runtime](script);
   const child = spawn(command!, args, {
     cwd: ROOT,
     env: { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', PORT: '0', ...env },
@@ -35,12 +35,16 @@ export function spawnEntry(runtime: RuntimeName, env: Record<string, string> = {
 }
 
 /** Starts an entry and waits for the line announcing its URL. */
-export async function startEntry(runtime: RuntimeName, env: Record<string, string> = {}, timeoutMs = 30_000): Promise<RunningEntry> {
-  const { child, exited, output } = spawnEntry(runtime, env);
+export async function startEntry(
+  runtime: RuntimeName,
+  env: Record<string, string> = {},
+  { script, timeoutMs = 30_000 }: { script?: string; timeoutMs?: number } = {},
+): Promise<RunningEntry> {
+  const { child, exited, output } = spawnEntry(runtime, env, script);
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${runtime} did not start within ${timeoutMs} ms:\n${output()}`)), timeoutMs);
     const check = () => {
-      const match = /Serving .* on (http:\/\/\S+)/.exec(output());
+      const match = /Serving .* on (http:\/\/[^\s)]+)/.exec(output());
       if (match) {
         clearTimeout(timer);
         resolve(match[1]!);
