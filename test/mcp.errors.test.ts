@@ -1,0 +1,289 @@
+/**
+ * Bad input to POST /mcp, as raw HTTP, on every runtime entry. Each request gets what the MCP
+ * specification or the contract requires (a tool result with isError, a JSON-RPC error, or an
+ * RFC 9457 problem), never a 5xx or a session id, and the endpoint keeps serving afterwards.
+ * Requests are framed both as 2025-era clients send them and as the 2026-07-28 client does.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RUNTIMES, startEntry, type RunningEntry } from './support/entries.ts';
+import {
+  call,
+  ERAS,
+  expectJson,
+  expectJsonRpcError,
+  expectProblem,
+  expectStillServing,
+  frame,
+  initializeBody,
+  LEGACY_VERSIONS,
+  MODERN,
+  post,
+  type Era,
+} from './support/mcp.ts';
+
+const LIMIT = 65536;
+
+/** A body of exactly `size` bytes: a valid request padded with trailing whitespace. */
+function padded(body: string, size: number): string {
+  const length = new TextEncoder().encode(body).byteLength;
+  expect(length).toBeLessThan(size);
+  return body + ' '.repeat(size - length);
+}
+
+/** The body as a stream, so that it goes out chunked, with no Content-Length to go by. */
+function chunked(body: string): ReadableStream<Uint8Array> {
+  const bytes = new TextEncoder().encode(body);
+  let offset = 0;
+  return new ReadableStream({
+    pull(controller) {
+      if (offset >= bytes.byteLength) return controller.close();
+      controller.enqueue(bytes.slice(offset, offset + 8192));
+      offset += 8192;
+    },
+  });
+}
+
+describe.each(RUNTIMES)('MCP bad input against the %s entry', (runtime) => {
+  let server: RunningEntry;
+  let base: string;
+
+  beforeAll(async () => {
+    server = await startEntry(runtime, { RATE_LIMIT_QUOTA: '100000' });
+    base = server.url;
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  describe.each(ERAS)('tool calls framed as a %s client sends them', (era: Era) => {
+    it('answers a wrong argument type with an isError result naming the argument and the allowed values', async () => {
+      const answer = await call(base, era, 'tools/call', { name: 'list_public_resources', arguments: { kind: 5 } });
+      expect(answer.status).toBe(200);
+      expectJson(answer);
+      const { result } = answer.json;
+      expect(result.isError).toBe(true);
+      expect(result.structuredContent).toBeUndefined();
+      const message: string = result.content[0].text;
+      expect(message).toMatch(/\bkind\b/);
+      expect(message).toMatch(/docs/);
+      await expectStillServing(base);
+    });
+
+    it('answers an unknown argument with an isError result naming it', async () => {
+      const answer = await call(base, era, 'tools/call', { name: 'list_start_options', arguments: { colour: 'blue' } });
+      expect(answer.status).toBe(200);
+      expectJson(answer);
+      const { result } = answer.json;
+      expect(result.isError).toBe(true);
+      const message: string = result.content[0].text;
+      expect(message).toMatch(/\bcolour\b/);
+      expect(message).toMatch(/unknown|unexpected|not allowed|invalid key|unrecognized/i);
+      await expectStillServing(base);
+    });
+
+    it('answers an unknown tool with a JSON-RPC error (-32602), not a tool result', async () => {
+      const answer = await call(base, era, 'tools/call', { name: 'delete_everything', arguments: {} });
+      expectJsonRpcError(answer, -32602);
+      expect(answer.json.error.message).toMatch(/delete_everything/);
+      await expectStillServing(base);
+    });
+
+    it('answers malformed JSON with a JSON-RPC parse error (-32700)', async () => {
+      const { headers } = frame(era, 'tools/list');
+      const answer = await post(base, { headers, body: '{"jsonrpc":"2.0","id":1,"method":' });
+      expect(answer.status).toBe(400);
+      expectJsonRpcError(answer, -32700);
+      expect(answer.json.id).toBeNull();
+      await expectStillServing(base);
+    });
+
+    it('serves a request without Accept, as JSON', async () => {
+      const { headers, body } = frame(era, 'tools/call', { name: 'list_start_options', arguments: {} });
+      delete headers.accept;
+      const answer = await post(base, { headers, body });
+      expect(answer.status).toBe(200);
+      expectJson(answer);
+      expect(answer.json.result.structuredContent.startOptions.length).toBeGreaterThan(0);
+    });
+
+    it.each(['application/json', '*/*'])('serves Accept: %s, as JSON', async (accept) => {
+      const { headers, body } = frame(era, 'tools/call', { name: 'list_start_options', arguments: {} });
+      const answer = await post(base, { headers: { ...headers, accept }, body });
+      expect(answer.status).toBe(200);
+      expectJson(answer);
+      expect(answer.json.result.structuredContent.startOptions.length).toBeGreaterThan(0);
+    });
+
+    it.each(['text/html', 'text/event-stream', 'application/json;q=0, text/html'])(
+      'refuses Accept: %s with the 406 problem',
+      async (accept) => {
+        const { headers, body } = frame(era, 'tools/list');
+        expectProblem(await post(base, { headers: { ...headers, accept }, body }), base, 'not_acceptable', 406);
+        await expectStillServing(base);
+      },
+    );
+
+    it('refuses a disallowed Origin with the 403 problem', async () => {
+      const { headers, body } = frame(era, 'tools/list');
+      const answer = await post(base, { headers: { ...headers, origin: 'https://evil.example' }, body });
+      expectProblem(answer, base, 'origin_not_allowed', 403);
+      await expectStillServing(base);
+    });
+
+    it("serves the service's own origin", async () => {
+      const { headers, body } = frame(era, 'tools/list');
+      const answer = await post(base, { headers: { ...headers, origin: new URL(base).origin }, body });
+      expect(answer.status).toBe(200);
+      expectJson(answer);
+      expect(answer.json.result.tools).toHaveLength(3);
+    });
+
+    it('refuses Content-Type: text/plain with the 415 problem', async () => {
+      const { headers, body } = frame(era, 'tools/list');
+      const answer = await post(base, { headers: { ...headers, 'content-type': 'text/plain' }, body });
+      expectProblem(answer, base, 'unsupported_media_type', 415);
+      await expectStillServing(base);
+    });
+
+    it('serves Content-Type: application/json; charset=utf-8', async () => {
+      const { headers, body } = frame(era, 'tools/list');
+      const answer = await post(base, { headers: { ...headers, 'content-type': 'application/json; charset=utf-8' }, body });
+      expect(answer.status).toBe(200);
+      expect(answer.json.result.tools).toHaveLength(3);
+    });
+
+    it(`accepts a body of exactly ${LIMIT} bytes and refuses ${LIMIT + 1} with the 413 problem`, async () => {
+      const { headers, body } = frame(era, 'tools/call', { name: 'list_start_options', arguments: {} });
+      const atLimit = await post(base, { headers, body: padded(body, LIMIT) });
+      expect(atLimit.status, atLimit.text).toBe(200);
+      expect(atLimit.json.result.structuredContent.startOptions.length).toBeGreaterThan(0);
+      expectProblem(await post(base, { headers, body: padded(body, LIMIT + 1) }), base, 'payload_too_large', 413);
+      await expectStillServing(base);
+    });
+
+    it(`applies the same limit to a chunked body without Content-Length`, async () => {
+      const { headers, body } = frame(era, 'tools/call', { name: 'list_start_options', arguments: {} });
+      const atLimit = await post(base, { headers, body: chunked(padded(body, LIMIT)), duplex: 'half' });
+      expect(atLimit.status, atLimit.text).toBe(200);
+      expect(atLimit.json.result.structuredContent.startOptions.length).toBeGreaterThan(0);
+      const over = await post(base, { headers, body: chunked(padded(body, LIMIT + 1)), duplex: 'half' });
+      expectProblem(over, base, 'payload_too_large', 413);
+      await expectStillServing(base);
+    });
+  });
+
+  describe('JSON-RPC batches', () => {
+    it('serves a batch from a 2025-03-26 client, which must be able to send one', async () => {
+      const answer = await post(base, {
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-03-26' },
+        body: JSON.stringify([
+          { jsonrpc: '2.0', id: 'a', method: 'tools/list' },
+          { jsonrpc: '2.0', id: 'b', method: 'tools/call', params: { name: 'list_start_options', arguments: {} } },
+        ]),
+      });
+      expect(answer.status).toBe(200);
+      expectJson(answer);
+      expect(Array.isArray(answer.json)).toBe(true);
+      const byId = Object.fromEntries((answer.json as Array<{ id: string }>).map((message) => [message.id, message]));
+      expect(Object.keys(byId).sort()).toEqual(['a', 'b']);
+      expect(byId.a).toMatchObject({ result: { tools: expect.any(Array) } });
+      expect(byId.b).toMatchObject({ result: { structuredContent: { startOptions: expect.any(Array) } } });
+      await expectStillServing(base);
+    });
+
+    it('refuses a batch that carries initialize with a JSON-RPC invalid request error', async () => {
+      const answer = await post(base, {
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: `[${initializeBody('2025-03-26')},${JSON.stringify({ jsonrpc: '2.0', id: 99, method: 'tools/list' })}]`,
+      });
+      expectJsonRpcError(answer, -32600);
+      await expectStillServing(base);
+    });
+
+    it('refuses a batch framed for 2026-07-28 with a JSON-RPC invalid request error', async () => {
+      const { headers, body } = frame('modern', 'tools/list');
+      const answer = await post(base, { headers, body: `[${body}]` });
+      expect(answer.status).toBe(400);
+      expectJsonRpcError(answer, -32600);
+      await expectStillServing(base);
+    });
+  });
+
+  describe('protocol versions', () => {
+    it.each(LEGACY_VERSIONS)('completes a 2025-era initialize at %s with that version', async (version) => {
+      const answer = await post(base, {
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: initializeBody(version),
+      });
+      expect(answer.status).toBe(200);
+      expectJson(answer);
+      expect(answer.json.result.protocolVersion).toBe(version);
+      expect(answer.json.result.capabilities.tools).toBeDefined();
+    });
+
+    it('answers an initialize asking for an unknown version with a 2025 revision it supports', async () => {
+      const answer = await post(base, {
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: initializeBody('1999-01-01'),
+      });
+      expect(answer.status).toBe(200);
+      expect(LEGACY_VERSIONS).toContain(answer.json.result.protocolVersion);
+    });
+
+    it('refuses an unsupported MCP-Protocol-Version header with 400 and a JSON-RPC error', async () => {
+      const answer = await call(base, 'legacy', 'tools/list', {}, { version: '1999-01-01' });
+      expect(answer.status).toBe(400);
+      expect(answer.json).toMatchObject({ jsonrpc: '2.0', error: { code: expect.any(Number) } });
+      expect(answer.json.error.message).toMatch(/1999-01-01/);
+      await expectStillServing(base);
+    });
+
+    it('refuses an unsupported modern revision with -32022 listing the supported ones', async () => {
+      const answer = await call(base, 'modern', 'tools/list', {}, { version: '2099-01-01' });
+      expectJsonRpcError(answer, -32022);
+      expect(answer.json.error.data.supported).toContain(MODERN);
+      await expectStillServing(base);
+    });
+
+    it('answers server/discover with 2026-07-28 and the tools capability', async () => {
+      const answer = await call(base, 'modern', 'server/discover');
+      expect(answer.status).toBe(200);
+      expectJson(answer);
+      expect(answer.json.result.supportedVersions).toContain(MODERN);
+      expect(answer.json.result.capabilities.tools).toBeDefined();
+    });
+  });
+
+  describe('methods other than POST', () => {
+    it('answers a CORS preflight from a disallowed origin with the 403 problem, and from its own origin with 204', async () => {
+      const preflight = (origin: string) =>
+        fetch(`${base}/mcp`, {
+          method: 'OPTIONS',
+          headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type, mcp-protocol-version' },
+        });
+      const refused = await preflight('https://evil.example');
+      const text = await refused.text();
+      expectProblem({ status: refused.status, headers: refused.headers, text, json: JSON.parse(text) }, base, 'origin_not_allowed', 403);
+      const allowed = await preflight(new URL(base).origin);
+      expect(allowed.status).toBe(204);
+      expect((allowed.headers.get('access-control-allow-methods') ?? '').split(',').map((m) => m.trim())).toContain('POST');
+      await expectStillServing(base);
+    });
+
+    it.each(['GET', 'DELETE'])('answers %s /mcp with the 405 problem and Allow', async (method) => {
+      const response = await fetch(`${base}/mcp`, {
+        method,
+        headers: { accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' },
+      });
+      const answer = { status: response.status, headers: response.headers, text: '', json: undefined as any };
+      answer.text = await response.text();
+      answer.json = JSON.parse(answer.text);
+      expectProblem(answer, base, 'method_not_allowed', 405);
+      expect(response.headers.get('mcp-session-id')).toBeNull();
+      const allow = (response.headers.get('allow') ?? '').split(',').map((m) => m.trim());
+      expect(allow).toContain('POST');
+      expect(allow).not.toContain(method);
+      await expectStillServing(base);
+    });
+  });
+});
