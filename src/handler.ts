@@ -48,6 +48,10 @@ export interface Handler {
 
 const PREFLIGHT_MAX_AGE = '86400';
 
+const isV1 = (pathname: string) => pathname === '/api/v1' || pathname.startsWith('/api/v1/');
+/** itty-router patterns also match trailing slashes; the contract serves its paths exactly. */
+const isExact = (pathname: string) => !pathname.endsWith('/');
+
 export async function createHandler(options: HandlerOptions): Promise<Handler> {
   const base = options.publicBaseUrl.replace(/\/+$/, '');
   const { facts } = options;
@@ -145,12 +149,13 @@ export async function createHandler(options: HandlerOptions): Promise<Handler> {
 
   /** RFC 9110 section 10.2.1: the methods a known path accepts, or undefined for an unknown path. */
   function allowedMethods(pathname: string): string | undefined {
+    if (!isExact(pathname)) return undefined;
     const methods = router.routes.filter(([, pattern]) => pattern.test(pathname)).map(([method]) => method);
     return methods.length > 0 ? [...new Set(methods), 'OPTIONS'].join(', ') : undefined;
   }
 
   function limitHeaders(pathname: string, state: RateLimitState): Headers {
-    return { ...(pathname.startsWith('/api/v1') ? v1Response : everyResponse), ...rateLimitHeaders(policy, state) };
+    return { ...(isV1(pathname) ? v1Response : everyResponse), ...rateLimitHeaders(policy, state) };
   }
 
   async function preflight(request: Request, pathname: string, key: string): Promise<Response> {
@@ -193,7 +198,7 @@ export async function createHandler(options: HandlerOptions): Promise<Handler> {
         return problemResponse(request, base, 'service_unavailable', { ...headers, 'Retry-After': String(state.resetSeconds) });
       }
 
-      const routed: Representation | Response | undefined = await router.fetch(request, headers);
+      const routed: Representation | Response | undefined = isExact(pathname) ? await router.fetch(request, headers) : undefined;
       if (routed instanceof Response) return routed;
       if (routed) return respond(request, routed, headers);
       const allow = allowedMethods(pathname);

@@ -62,16 +62,21 @@ export async function representation(
   return { status: 200, body, headers, gzip: { body: coded, headers: gzipHeaders } };
 }
 
-/** Whether Accept-Encoding admits gzip (RFC 9110 section 12.5.3: q=0 means "not acceptable"). */
+/**
+ * Whether Accept-Encoding admits gzip. RFC 9110 section 12.5.3: q=0 means "not acceptable", and a
+ * coding named explicitly takes precedence over `*`.
+ */
 export function acceptsGzip(acceptEncoding: string | null): boolean {
   if (!acceptEncoding) return false;
+  let wildcard = false;
   for (const part of acceptEncoding.split(',')) {
     const [coding, ...params] = part.trim().toLowerCase().split(';');
-    if (coding !== 'gzip' && coding !== '*') continue;
     const q = params.map((param) => param.trim()).find((param) => param.startsWith('q='));
-    return q === undefined || Number(q.slice(2)) > 0;
+    const acceptable = q === undefined || Number(q.slice(2)) > 0;
+    if (coding === 'gzip') return acceptable;
+    if (coding === '*') wildcard = acceptable;
   }
-  return false;
+  return wildcard;
 }
 
 /** RFC 9110 section 13.1.2: If-None-Match uses the weak comparison; `*` matches any current representation. */

@@ -100,7 +100,7 @@ export function buildOpenApi(input: OpenApiInput): Record<string, unknown> {
   ];
   const paths: Record<string, unknown> = {};
   for (const route of restRoutes) {
-    const isV1 = route.path.startsWith('/api/v1');
+    const isV1 = route.path === '/api/v1' || route.path.startsWith('/api/v1/');
     paths[route.path] = { get: getOperation(route, isV1, 'get'), head: getOperation(route, isV1, 'head') };
   }
 
