@@ -16,8 +16,14 @@ await start({
             url: `http://${address.includes(':') ? `[${address}]` : address}:${port}`,
             stop: () =>
               new Promise((closed) => {
-                server.close(() => closed());
-                (server as import('node:http').Server).closeIdleConnections?.();
+                // close() waits for keep-alive connections; sweep them as each falls idle.
+                const http = server as import('node:http').Server;
+                const sweep = setInterval(() => http.closeIdleConnections(), 50);
+                http.close(() => {
+                  clearInterval(sweep);
+                  closed();
+                });
+                http.closeIdleConnections();
               }),
           }),
       );
