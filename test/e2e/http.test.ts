@@ -1,0 +1,714 @@
+/**
+ * The HTTP contract (/work/shared/CONTRACT.md), checked end to end against the real Bun, Deno and
+ * Node entries: the same requests and the same expectations on every runtime.
+ */
+import { readFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
+import { parseItem } from 'structured-headers';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  expectEveryResponseHeaders,
+  expectMediaType,
+  openApiValidator,
+  parseLinks,
+  rateLimit,
+  send,
+  sendRaw,
+  tokens,
+  type Reply,
+} from '../support/e2e.ts';
+import { ROOT, RUNTIMES, startEntry, type RunningEntry } from '../support/entries.ts';
+
+const QUOTA = 1_000_000;
+const SAMPLE_FACTS = JSON.parse(readFileSync(`${ROOT}src/sample-facts.json`, 'utf8'));
+
+/** The problem types of the contract's error table. */
+const PROBLEMS: Record<string, { status: number; title: string }> = {
+  api_route_not_found: { status: 404, title: 'API route not found' },
+  method_not_allowed: { status: 405, title: 'Method not allowed' },
+  not_acceptable: { status: 406, title: 'Not acceptable' },
+  payload_too_large: { status: 413, title: 'Payload too large' },
+  unsupported_media_type: { status: 415, title: 'Unsupported media type' },
+  origin_not_allowed: { status: 403, title: 'Origin not allowed' },
+  rate_limited: { status: 429, title: 'Too many requests' },
+  internal_error: { status: 500, title: 'Internal error' },
+  service_unavailable: { status: 503, title: 'Service unavailable' },
+};
+
+const JSON_TYPES = ['application/json'];
+const OPENAPI_TYPES = ['application/json', 'application/openapi+json'];
+
+interface Resource {
+  path: string;
+  /** The OpenAPI path template of the operation. */
+  operation: string;
+  cacheControl: string;
+  mediaTypes: string[];
+  check(body: any, base: string): void;
+}
+
+/** Every string in a JSON value, so the index can be checked for its links without fixing its layout. */
+function strings(value: unknown): string[] {
+  if (typeof value === 'string') return [value];
+  if (Array.isArray(value)) return value.flatMap(strings);
+  if (value && typeof value === 'object') return Object.values(value).flatMap(strings);
+  return [];
+}
+
+const RESOURCES: Resource[] = [
+  {
+    path: '/api/v1',
+    operation: '/api/v1',
+    cacheControl: 'public, max-age=60',
+    mediaTypes: JSON_TYPES,
+    check(body, base) {
+      expect(typeof body.name).toBe('string');
+      expect(strings(body)).toEqual(
+        expect.arrayContaining([
+          `${base}/api/v1/health`,
+          `${base}/api/v1/product`,
+          `${base}/openapi.json`,
+          `${base}/mcp`,
+          'get_product_overview',
+          'list_public_resources',
+          'list_start_options',
+        ]),
+      );
+    },
+  },
+  {
+    path: '/api/v1/health',
+    operation: '/api/v1/health',
+    cacheControl: 'no-store',
+    mediaTypes: JSON_TYPES,
+    check(body) {
+      expect(body.status).toBe('ok');
+    },
+  },
+  {
+    path: '/api/v1/product',
+    operation: '/api/v1/product',
+    cacheControl: 'public, max-age=60',
+    mediaTypes: JSON_TYPES,
+    check(body) {
+      // The facts file has exactly the layout of the body: what is reviewed is what is served.
+      expect(body).toEqual(SAMPLE_FACTS);
+    },
+  },
+  {
+    path: '/openapi.json',
+    operation: '/openapi.json',
+    cacheControl: 'public, max-age=60',
+    mediaTypes: OPENAPI_TYPES,
+    check(body, base) {
+      expect(body.openapi).toMatch(/^3\.1\./);
+      expect(body.servers[0].url).toBe(base);
+      expect(Object.keys(body.paths)).toEqual(
+        expect.arrayContaining(['/api/v1', '/api/v1/health', '/api/v1/product', '/openapi.json', '/mcp']),
+      );
+    },
+  },
+  ...Object.entries(PROBLEMS).map(([code, { status, title }]) => ({
+    path: `/problems/${code}`,
+    operation: '/problems/{code}',
+    cacheControl: 'public, max-age=86400',
+    mediaTypes: JSON_TYPES,
+    check(body: any, base: string) {
+      expect(body).toMatchObject({ type: `${base}/problems/${code}`, code, status, title });
+    },
+  })),
+];
+
+function directives(cacheControl: string | undefined): string[] {
+  return tokens(cacheControl).sort();
+}
+
+function expectCacheControl(headers: Record<string, string>, expected: string) {
+  expect(directives(headers['cache-control']), 'Cache-Control').toEqual(directives(expected));
+}
+
+/** RFC 9110 section 8.8.3: an entity tag, strong or weak. */
+const ENTITY_TAG = /^(W\/)?"[\x21\x23-\x7e\x80-\xff]*"$/;
+
+/** A HEAD answer carries no body and a Content-Length equal to the GET body's length, or none (RFC 9110 section 8.6). */
+function expectHeadMatchesGet(head: Reply, get: Reply) {
+  expect(head.body.byteLength, 'a HEAD answer has no body').toBe(0);
+  const length = head.headers['content-length'];
+  if (get.body.byteLength > 0) expect(length, 'Content-Length on a HEAD of a non-empty resource').not.toBe('0');
+  if (length !== undefined) expect(length, 'HEAD Content-Length equals the GET body length').toBe(String(get.body.byteLength));
+}
+
+function expectProblem(response: Reply, base: string, code: string, validate: ReturnType<typeof openApiValidator>) {
+  const { status, title } = PROBLEMS[code]!;
+  expect(response.status).toBe(status);
+  expectMediaType(response.headers, 'application/problem+json');
+  expectCacheControl(response.headers, 'no-store');
+  const body = response.json();
+  validate.schema('Problem', body);
+  expect(body).toMatchObject({ type: `${base}/problems/${code}`, title, status, code });
+  expect(typeof body.detail).toBe('string');
+  expect(typeof body.resolution).toBe('string');
+  // Nothing internal in a body: no stack trace, no file path.
+  expect(response.text()).not.toMatch(/\bat \S+ \(|\.ts:\d+|\/work\/|node_modules|file:\/\//);
+  return body;
+}
+
+/** Runs `steps` until all the answers it returns fall in one rate-limit window (a window may end mid-way). */
+async function inOneWindow<T extends Reply[]>(steps: () => Promise<T>): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    const replies = await steps();
+    const windows = new Set(replies.map((reply) => reply.headers['x-ratelimit-reset']));
+    if (windows.size === 1 || attempt === 3) return replies;
+  }
+}
+
+describe.each(RUNTIMES)('%s entry: HTTP contract', (runtime) => {
+  let server: RunningEntry;
+  let base: string;
+  let validate: ReturnType<typeof openApiValidator>;
+  const url = (path: string) => `${base}${path}`;
+
+  beforeAll(async () => {
+    server = await startEntry(runtime, { RATE_LIMIT_QUOTA: String(QUOTA) });
+    base = server.url;
+    validate = openApiValidator((await send(url('/openapi.json'))).json());
+  });
+  afterAll(async () => {
+    expect(await server?.stop()).toBe(0);
+  });
+
+  describe.each(RESOURCES)('$path', (resource) => {
+    it('GET answers 200 with the typed JSON body, an ETag, its Cache-Control and every-response headers', async () => {
+      const response = await send(url(resource.path));
+      expect(response.status).toBe(200);
+      expectMediaType(response.headers, ...resource.mediaTypes);
+      expect(response.headers['content-encoding']).toBeUndefined();
+      expect(response.headers['etag']).toMatch(ENTITY_TAG);
+      expectCacheControl(response.headers, resource.cacheControl);
+      expectEveryResponseHeaders(response, base, QUOTA);
+      expect(response.headers['deprecation'], 'no Deprecation while none is configured').toBeUndefined();
+      expect(response.headers['sunset']).toBeUndefined();
+      const body = response.json();
+      const mediaType = response.headers['content-type']!.split(';')[0]!.trim().toLowerCase();
+      validate.response(resource.operation, 'get', 200, mediaType, body);
+      resource.check(body, base);
+    });
+
+    it('HEAD answers as GET without a body; Content-Length is the GET length or absent', async () => {
+      const get = await send(url(resource.path));
+      const head = await sendRaw(base, 'HEAD', resource.path);
+      expect(head.status).toBe(200);
+      expectHeadMatchesGet(head, get);
+      expect(head.headers['content-type']).toBe(get.headers['content-type']);
+      expect(head.headers['etag']).toBe(get.headers['etag']);
+      expectCacheControl(head.headers, resource.cacheControl);
+      expectEveryResponseHeaders(head, base, QUOTA);
+    });
+
+    it('If-None-Match with the ETag answers 304 with the ETag, Cache-Control and every-response headers', async () => {
+      const get = await send(url(resource.path));
+      const etag = get.headers['etag']!;
+      for (const method of ['GET', 'HEAD']) {
+        const notModified = await sendRaw(base, method, resource.path, { 'If-None-Match': etag });
+        expect(notModified.status, `${method} with If-None-Match`).toBe(304);
+        expect(notModified.body.byteLength, 'a 304 has no body').toBe(0);
+        // RFC 9110 section 8.6: only the length a 200 would have, if any (never a Content-Length: 0).
+        const length = notModified.headers['content-length'];
+        if (length !== undefined) expect(length, '304 Content-Length').toBe(String(get.body.byteLength));
+        expect(notModified.headers['etag']).toBe(etag);
+        expectCacheControl(notModified.headers, resource.cacheControl);
+        expectEveryResponseHeaders(notModified, base, QUOTA);
+      }
+      // RFC 9110 section 13.1.2: a list, and the weak comparison.
+      expect((await send(url(resource.path), { headers: { 'If-None-Match': `"other", ${etag}` } })).status).toBe(304);
+      expect((await send(url(resource.path), { headers: { 'If-None-Match': `W/${etag.replace(/^W\//, '')}` } })).status).toBe(304);
+      const changed = await send(url(resource.path), { headers: { 'If-None-Match': '"not-the-current-etag"' } });
+      expect(changed.status).toBe(200);
+      expect(changed.body).toEqual(get.body);
+    });
+  });
+
+  it('ignores unknown query parameters', async () => {
+    const plain = await send(url('/api/v1/product'));
+    const withQuery = await send(url('/api/v1/product?token=abc&utm_source=x'));
+    expect(withQuery.status).toBe(200);
+    expect(withQuery.body).toEqual(plain.body);
+    expect(withQuery.headers['etag']).toBe(plain.headers['etag']);
+  });
+
+  describe('content coding of /openapi.json', () => {
+    it('is gzip when Accept-Encoding admits it, decoding (once) to the identity body, with Vary', async () => {
+      const identity = await send(url('/openapi.json'));
+      const gzip = await send(url('/openapi.json'), { headers: { 'Accept-Encoding': 'gzip' } });
+      expect(gzip.status).toBe(200);
+      expect(gzip.headers['content-encoding']).toBe('gzip');
+      expect(tokens(gzip.headers['vary'])).toContain('accept-encoding');
+      expectMediaType(gzip.headers, ...OPENAPI_TYPES);
+      expect(gzip.body.byteLength).toBeLessThan(identity.body.byteLength);
+      if (gzip.headers['content-length'] !== undefined) expect(gzip.headers['content-length']).toBe(String(gzip.body.byteLength));
+      // Decoded once, it is the identity body byte for byte: not compressed twice (Deno compresses on its own).
+      const decoded = gunzipSync(gzip.body);
+      expect(decoded.equals(identity.body), 'gunzip(gzip body) equals the identity body').toBe(true);
+      // RFC 9110 section 8.8.3: another coding is another representation, so not the identity's strong ETag.
+      expect(gzip.headers['etag']).toMatch(ENTITY_TAG);
+      expect(gzip.headers['etag']).not.toBe(identity.headers['etag']);
+      expectCacheControl(gzip.headers, 'public, max-age=60');
+      expectEveryResponseHeaders(gzip, base, QUOTA);
+    });
+
+    it('HEAD with Accept-Encoding: gzip has no body and the gzip GET length (or none)', async () => {
+      const get = await send(url('/openapi.json'), { headers: { 'Accept-Encoding': 'gzip' } });
+      const head = await sendRaw(base, 'HEAD', '/openapi.json', { 'Accept-Encoding': 'gzip' });
+      expect(head.status).toBe(200);
+      expect(head.headers['content-encoding']).toBe('gzip');
+      expectHeadMatchesGet(head, get);
+    });
+
+    it('answers 304 to If-None-Match with the gzip ETag', async () => {
+      const get = await send(url('/openapi.json'), { headers: { 'Accept-Encoding': 'gzip' } });
+      const notModified = await send(url('/openapi.json'), {
+        headers: { 'Accept-Encoding': 'gzip', 'If-None-Match': get.headers['etag']! },
+      });
+      expect(notModified.status).toBe(304);
+      expect(notModified.headers['etag']).toBe(get.headers['etag']);
+      expect(tokens(notModified.headers['vary'])).toContain('accept-encoding');
+      expectEveryResponseHeaders(notModified, base, QUOTA);
+    });
+
+    it.each(['GZIP', 'deflate, gzip', 'gzip;q=0.5, identity;q=0.1', 'br;q=1, gzip;q=0.8', 'gzip, *;q=0'])(
+      'is gzip with Accept-Encoding: %s',
+      async (acceptEncoding) => {
+        const identity = await send(url('/openapi.json'));
+        const response = await send(url('/openapi.json'), { headers: { 'Accept-Encoding': acceptEncoding } });
+        expect(response.status).toBe(200);
+        expect(response.headers['content-encoding']).toBe('gzip');
+        expect(gunzipSync(response.body).equals(identity.body)).toBe(true);
+      },
+    );
+
+    // RFC 9110 section 12.5.3: a coding named explicitly takes precedence over "*", whatever the order.
+    it('is not gzip with Accept-Encoding: *, gzip;q=0 (gzip explicitly refused)', async () => {
+      const response = await send(url('/openapi.json'), { headers: { 'Accept-Encoding': '*, gzip;q=0' } });
+      expect(response.headers['content-encoding'] ?? 'identity').not.toBe('gzip');
+    });
+
+    it('is gzip with Accept-Encoding: *;q=0, gzip (identity excluded, gzip acceptable)', async () => {
+      const response = await send(url('/openapi.json'), { headers: { 'Accept-Encoding': '*;q=0, gzip' } });
+      expect(response.headers['content-encoding']).toBe('gzip');
+    });
+
+    it.each([
+      ['no Accept-Encoding', undefined],
+      ['Accept-Encoding: identity', 'identity'],
+      ['Accept-Encoding: gzip;q=0', 'gzip;q=0'],
+      ['Accept-Encoding: br', 'br'],
+    ])('is identity with %s, with Vary: Accept-Encoding', async (_, acceptEncoding) => {
+      const response = await send(url('/openapi.json'), { headers: acceptEncoding ? { 'Accept-Encoding': acceptEncoding } : {} });
+      expect(response.status).toBe(200);
+      expect(response.headers['content-encoding'] ?? 'identity').toBe('identity');
+      expect(tokens(response.headers['vary'])).toContain('accept-encoding');
+      expect(response.json().openapi).toMatch(/^3\.1\./);
+    });
+  });
+
+  describe('unknown paths', () => {
+    it.each(['/', '/api', '/api/', '/api/v2', '/api/v1/nope', '/api/v1/products', '/openapi.yaml', '/problems/nope', '/mcp/x', '/index.html'])(
+      'GET %s is the 404 api_route_not_found problem pointing at the OpenAPI document',
+      async (path) => {
+        const response = await send(url(path));
+        const body = expectProblem(response, base, 'api_route_not_found', validate);
+        expect(body.detail).toMatch(/not part of the public contract/i);
+        expect(body.resolution).toContain(`${base}/openapi.json`);
+        expectEveryResponseHeaders(response, base, QUOTA);
+        expect(response.text()).not.toMatch(/<html|<body/i);
+      },
+    );
+
+    // itty-router patterns end in "/*$"; the contract serves only the paths of its surface table.
+    it.each(['/api/v1/', '/api/v1/product/', '/openapi.json/', '/api/v1/health//'])(
+      'GET %s (a served path plus a trailing slash) is the 404 problem',
+      async (path) => {
+        const response = await send(url(path));
+        expectProblem(response, base, 'api_route_not_found', validate);
+      },
+    );
+
+    it('HEAD / is a 404 without a body; Content-Length is the GET length or absent', async () => {
+      const get = await send(url('/'));
+      const head = await sendRaw(base, 'HEAD', '/');
+      expect(head.status).toBe(404);
+      expectMediaType(head.headers, 'application/problem+json');
+      expectHeadMatchesGet(head, get);
+      expectEveryResponseHeaders(head, base, QUOTA);
+    });
+
+    it('POST to an unknown path is a 404 too', async () => {
+      const response = await send(url('/api/v1/nope'), { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' });
+      expectProblem(response, base, 'api_route_not_found', validate);
+      expectEveryResponseHeaders(response, base, QUOTA);
+    });
+  });
+
+  describe('known paths with another method', () => {
+    it.each([
+      ['DELETE', '/api/v1/product', 'GET'],
+      ['POST', '/api/v1', 'GET'],
+      ['PUT', '/openapi.json', 'GET'],
+      ['PATCH', '/api/v1/health', 'GET'],
+      ['POST', '/problems/rate_limited', 'GET'],
+      ['GET', '/mcp', 'POST'],
+      ['DELETE', '/mcp', 'POST'],
+    ])('%s %s is the 405 method_not_allowed problem with Allow', async (method, path, allowed) => {
+      const response = await send(url(path), { method });
+      expectProblem(response, base, 'method_not_allowed', validate);
+      const allow = tokens(response.headers['allow'], 'upper');
+      expect(allow).toContain(allowed);
+      if (allowed === 'GET') expect(allow).toContain('HEAD');
+      expect(allow).not.toContain(method);
+      expectEveryResponseHeaders(response, base, QUOTA);
+    });
+
+    it('HEAD /mcp is a 405 without a body', async () => {
+      const get = await send(url('/mcp'));
+      const head = await sendRaw(base, 'HEAD', '/mcp');
+      expect(head.status).toBe(405);
+      expect(tokens(head.headers['allow'], 'upper')).toContain('POST');
+      expectHeadMatchesGet(head, get);
+      expectEveryResponseHeaders(head, base, QUOTA);
+    });
+  });
+
+  describe('CORS preflight', () => {
+    it.each(['/api/v1', '/api/v1/health', '/api/v1/product', '/openapi.json', '/problems/rate_limited'])(
+      'OPTIONS %s answers 204 with Allow and the preflight headers, never credentials',
+      async (path) => {
+        const response = await sendRaw(base, 'OPTIONS', path, {
+          Origin: 'https://app.example.org',
+          'Access-Control-Request-Method': 'GET',
+          'Access-Control-Request-Headers': 'if-none-match',
+        });
+        expect(response.status).toBe(204);
+        expect(response.body.byteLength).toBe(0);
+        // RFC 9110 section 8.6: a server must not send Content-Length in a 204.
+        expect(response.headers['content-length'], 'no Content-Length on a 204').toBeUndefined();
+        expect(tokens(response.headers['allow'], 'upper')).toEqual(expect.arrayContaining(['GET', 'HEAD', 'OPTIONS']));
+        expect(tokens(response.headers['access-control-allow-methods'], 'upper')).toEqual(expect.arrayContaining(['GET', 'HEAD']));
+        const allowHeaders = response.headers['access-control-allow-headers'];
+        if (allowHeaders !== undefined && allowHeaders !== '*') expect(tokens(allowHeaders)).toContain('if-none-match');
+        expectEveryResponseHeaders(response, base, QUOTA);
+      },
+    );
+
+    it('OPTIONS /mcp from the service origin answers 204 allowing POST', async () => {
+      const response = await sendRaw(base, 'OPTIONS', '/mcp', {
+        Origin: new URL(base).origin,
+        'Access-Control-Request-Method': 'POST',
+        'Access-Control-Request-Headers': 'content-type, mcp-protocol-version',
+      });
+      expect(response.status).toBe(204);
+      expect(response.body.byteLength).toBe(0);
+      expect(response.headers['content-length'], 'no Content-Length on a 204').toBeUndefined();
+      expect(tokens(response.headers['allow'], 'upper')).toContain('POST');
+      expect(tokens(response.headers['access-control-allow-methods'], 'upper')).toContain('POST');
+      const allowHeaders = response.headers['access-control-allow-headers'];
+      if (allowHeaders !== undefined && allowHeaders !== '*') {
+        expect(tokens(allowHeaders)).toEqual(expect.arrayContaining(['content-type', 'mcp-protocol-version']));
+      }
+      expectEveryResponseHeaders(response, base, QUOTA);
+    });
+
+    it('OPTIONS /mcp from an origin that is not allowed is the 403 origin_not_allowed problem', async () => {
+      const response = await send(url('/mcp'), {
+        method: 'OPTIONS',
+        headers: { Origin: 'https://evil.example', 'Access-Control-Request-Method': 'POST' },
+      });
+      expectProblem(response, base, 'origin_not_allowed', validate);
+      expect(response.headers['access-control-allow-credentials']).toBeUndefined();
+      expectEveryResponseHeaders(response, base, QUOTA);
+    });
+
+    it('OPTIONS on an unknown path is the 404 problem', async () => {
+      const response = await send(url('/nope'), { method: 'OPTIONS', headers: { Origin: 'https://app.example.org', 'Access-Control-Request-Method': 'GET' } });
+      expectProblem(response, base, 'api_route_not_found', validate);
+      expectEveryResponseHeaders(response, base, QUOTA);
+    });
+  });
+
+  it('a POST /mcp answer carries the every-response headers too', async () => {
+    const response = await send(url('/mcp'), {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'e2e', version: '1.0.0' } },
+      }),
+    });
+    expect(response.status).toBe(200);
+    expectMediaType(response.headers, 'application/json');
+    expect(response.json()).toMatchObject({ jsonrpc: '2.0', id: 1, result: { protocolVersion: '2025-06-18' } });
+    expectEveryResponseHeaders(response, base, QUOTA);
+  });
+
+  it('counts every request (200, 304, 404, 405, MCP) but not preflights', async () => {
+    const replies = await inOneWindow(async () => {
+      const first = await send(url('/api/v1'));
+      return [
+        first,
+        await send(url('/api/v1'), { headers: { 'If-None-Match': first.headers['etag']! } }),
+        await send(url('/nope')),
+        await send(url('/api/v1'), { method: 'DELETE' }),
+        await send(url('/api/v1'), { method: 'OPTIONS', headers: { Origin: 'https://app.example.org', 'Access-Control-Request-Method': 'GET' } }),
+        await send(url('/mcp'), { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"method":"ping"}' }),
+        await send(url('/api/v1/health')),
+      ];
+    });
+    expect(replies.map((reply) => reply.status).slice(0, 5)).toEqual([200, 304, 404, 405, 204]);
+    const remaining = replies.map((reply) => rateLimit(reply.headers, QUOTA).remaining);
+    const first = remaining[0]!;
+    //             200        304        404        405        OPTIONS    /mcp       health
+    expect(remaining).toEqual([first, first - 1, first - 2, first - 3, first - 3, first - 4, first - 5]);
+  });
+
+  it('no OpenAPI operation says deprecated while no deprecation is configured', async () => {
+    const document = (await send(url('/openapi.json'))).json();
+    let operations = 0;
+    for (const [path, item] of Object.entries<any>(document.paths)) {
+      for (const [method, operation] of Object.entries<any>(item)) {
+        if (!operation || typeof operation !== 'object' || !('responses' in operation)) continue;
+        operations++;
+        expect(operation.deprecated ?? false, `${method} ${path} deprecated`).toBe(false);
+      }
+    }
+    expect(operations).toBeGreaterThan(0);
+  });
+
+  describe('with a quota of 3 (RATE_LIMIT_QUOTA=3, one trusted proxy)', () => {
+    const SMALL = 3;
+    let small: RunningEntry;
+    let smallBase: string;
+    let client = 0;
+    /** A client of its own per call, so every check starts with a full quota. */
+    const nextClient = () => `203.0.113.${++client}`;
+
+    beforeAll(async () => {
+      small = await startEntry(runtime, { RATE_LIMIT_QUOTA: String(SMALL), TRUST_PROXY_HOPS: '1' });
+      smallBase = small.url;
+    });
+    afterAll(async () => {
+      expect(await small?.stop()).toBe(0);
+    });
+
+    it('counts down 2, 1, 0, then answers 429 with Retry-After, remaining 0 and violated-policies', async () => {
+      const replies = await inOneWindow(async () => {
+        const headers = { 'X-Forwarded-For': nextClient() };
+        const replies: Reply[] = [];
+        for (let i = 0; i < 4; i++) replies.push(await send(`${smallBase}/api/v1/health`, { headers }));
+        return replies;
+      });
+      expect(replies.map((reply) => reply.status)).toEqual([200, 200, 200, 429]);
+      expect(replies.map((reply) => expectEveryResponseHeaders(reply, smallBase, SMALL).remaining)).toEqual([2, 1, 0, 0]);
+
+      const limited = replies[3]!;
+      const body = expectProblem(limited, smallBase, 'rate_limited', validate);
+      expect(body['violated-policies']).toEqual(['default']);
+      const state = rateLimit(limited.headers, SMALL);
+      expect(limited.headers['retry-after']).toMatch(/^\d+$/);
+      const retryAfter = Number(limited.headers['retry-after']);
+      // Not earlier than the window's end, and no later than one window.
+      expect(retryAfter).toBeGreaterThanOrEqual(state.resetSeconds);
+      expect(retryAfter).toBeGreaterThanOrEqual(1);
+      expect(retryAfter).toBeLessThanOrEqual(60);
+    });
+
+    it('over quota: every path answers 429 (HEAD without a body), a preflight still 204 with remaining 0', async () => {
+      const replies = await inOneWindow(async () => {
+        const headers = { 'X-Forwarded-For': nextClient() };
+        const replies: Reply[] = [];
+        for (let i = 0; i < SMALL; i++) replies.push(await send(`${smallBase}/api/v1`, { headers }));
+        for (const [method, path] of [
+          ['GET', '/openapi.json'],
+          ['GET', '/problems/rate_limited'],
+          ['GET', '/nope'],
+          ['DELETE', '/api/v1/product'],
+        ] as const) {
+          replies.push(await send(`${smallBase}${path}`, { method, headers }));
+        }
+        replies.push(
+          await send(`${smallBase}/mcp`, {
+            method: 'POST',
+            headers: { ...headers, 'Content-Type': 'application/json' },
+            body: '{"jsonrpc":"2.0","id":1,"method":"ping"}',
+          }),
+          await send(`${smallBase}/api/v1/product`, { headers }),
+          await sendRaw(smallBase, 'HEAD', '/api/v1/product', headers),
+          await sendRaw(smallBase, 'OPTIONS', '/api/v1/product', {
+            ...headers,
+            Origin: 'https://app.example.org',
+            'Access-Control-Request-Method': 'GET',
+          }),
+        );
+        return replies;
+      });
+      const limited = replies.slice(SMALL, -2);
+      const [get, head, preflight] = replies.slice(-3) as [Reply, Reply, Reply];
+      expect(limited.map((reply) => reply.status)).toEqual(limited.map(() => 429));
+      for (const response of limited) {
+        const body = expectProblem(response, smallBase, 'rate_limited', validate);
+        expect(body['violated-policies']).toEqual(['default']);
+        expect(response.headers['retry-after']).toMatch(/^\d+$/);
+        expect(expectEveryResponseHeaders(response, smallBase, SMALL).remaining).toBe(0);
+      }
+      expect(head.status).toBe(429);
+      expect(head.headers['retry-after']).toMatch(/^\d+$/);
+      expectHeadMatchesGet(head, get);
+      expectEveryResponseHeaders(head, smallBase, SMALL);
+      expect(preflight.status, 'a preflight is neither counted nor refused').toBe(204);
+      expect(preflight.body.byteLength).toBe(0);
+      expect(expectEveryResponseHeaders(preflight, smallBase, SMALL).remaining).toBe(0);
+    });
+
+    it('counts per client: another client is not limited', async () => {
+      const [exhausted, other] = await inOneWindow(async () => {
+        const headers = { 'X-Forwarded-For': nextClient() };
+        for (let i = 0; i < SMALL; i++) await send(`${smallBase}/api/v1`, { headers });
+        return [await send(`${smallBase}/api/v1`, { headers }), await send(`${smallBase}/api/v1`, { headers: { 'X-Forwarded-For': nextClient() } })];
+      });
+      expect(exhausted!.status).toBe(429);
+      expect(other!.status).toBe(200);
+      expect(rateLimit(other!.headers, SMALL).remaining).toBe(SMALL - 1);
+    });
+  });
+
+  describe('with v1 deprecated (DEPRECATION_DATE=2026-01-01, SUNSET_DATE=2026-12-31) behind PUBLIC_BASE_URL', () => {
+    let deprecated: RunningEntry;
+    /** Where requests go: the address the entry listens on. */
+    let depUrl: string;
+    /** `{base}` in the answers: PUBLIC_BASE_URL with its trailing slash dropped. */
+    const depBase = 'https://api.example.test';
+    const DEPRECATED_AT = Date.UTC(2026, 0, 1);
+    const SUNSET_AT = Date.UTC(2026, 11, 31);
+    const IMF_FIXDATE = /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} GMT$/;
+
+    beforeAll(async () => {
+      deprecated = await startEntry(runtime, {
+        RATE_LIMIT_QUOTA: String(QUOTA),
+        DEPRECATION_DATE: '2026-01-01',
+        SUNSET_DATE: '2026-12-31',
+        PUBLIC_BASE_URL: 'https://api.example.test/',
+      });
+      depUrl = deprecated.url;
+    });
+    afterAll(async () => {
+      expect(await deprecated?.stop()).toBe(0);
+    });
+
+    const v1Requests: [string, string, Record<string, string>?][] = [
+      ['GET', '/api/v1'],
+      ['GET', '/api/v1/health'],
+      ['GET', '/api/v1/product'],
+      ['HEAD', '/api/v1/product'],
+      ['GET', '/api/v1/nope'],
+      ['DELETE', '/api/v1/product'],
+      ['OPTIONS', '/api/v1/product', { Origin: 'https://app.example.org', 'Access-Control-Request-Method': 'GET' }],
+    ];
+
+    it.each(v1Requests)('%s %s carries Deprecation, Sunset and the successor-version Link', async (method, path, headers = {}) => {
+      const response = await sendRaw(depUrl, method, path, headers);
+      expectEveryResponseHeaders(response, depBase, QUOTA);
+
+      const deprecation = response.headers['deprecation'];
+      expect(deprecation, 'Deprecation').toBeDefined();
+      const [value, params] = parseItem(deprecation!);
+      expect(value, 'Deprecation is an RFC 9651 Date item (@<seconds>)').toBeInstanceOf(Date);
+      expect((value as Date).getTime()).toBe(DEPRECATED_AT);
+      expect(params.size).toBe(0);
+      expect(deprecation).toBe(`@${DEPRECATED_AT / 1000}`);
+
+      const sunset = response.headers['sunset'];
+      expect(sunset, 'Sunset is an IMF-fixdate').toMatch(IMF_FIXDATE);
+      expect(Date.parse(sunset!)).toBe(SUNSET_AT);
+      expect(new Date(Date.parse(sunset!)).toUTCString()).toBe(sunset);
+
+      const links = parseLinks(response.headers['link']);
+      expect(links).toContainEqual({ uri: `${depBase}/api/v2`, params: { rel: 'successor-version' } });
+      expect(links).toContainEqual({ uri: `${depBase}/openapi.json`, params: { rel: 'service-desc' } });
+    });
+
+    it('a 304 under /api/v1 carries them too', async () => {
+      const get = await send(`${depUrl}/api/v1/product`);
+      const notModified = await send(`${depUrl}/api/v1/product`, { headers: { 'If-None-Match': get.headers['etag']! } });
+      expect(notModified.status).toBe(304);
+      expect(notModified.headers['deprecation']).toBe(`@${DEPRECATED_AT / 1000}`);
+      expect(Date.parse(notModified.headers['sunset']!)).toBe(SUNSET_AT);
+      expect(parseLinks(notModified.headers['link'])).toContainEqual({ uri: `${depBase}/api/v2`, params: { rel: 'successor-version' } });
+    });
+
+    it.each([
+      ['GET', '/openapi.json'],
+      ['GET', '/problems/rate_limited'],
+      ['GET', '/'],
+      ['GET', '/nope'],
+      ['GET', '/api/v2'],
+      ['GET', '/mcp'],
+      ['OPTIONS', '/openapi.json'],
+    ])('%s %s (not under /api/v1) carries no Deprecation, Sunset or successor link', async (method, path) => {
+      const response = await sendRaw(depUrl, method, path, method === 'OPTIONS' ? { Origin: 'https://app.example.org', 'Access-Control-Request-Method': 'GET' } : {});
+      expectEveryResponseHeaders(response, depBase, QUOTA);
+      expect(response.headers['deprecation']).toBeUndefined();
+      expect(response.headers['sunset']).toBeUndefined();
+      expect(parseLinks(response.headers['link']).filter((link) => tokens(link.params.rel).includes('successor-version'))).toEqual([]);
+    });
+
+    // "/api/v10" and "/api/v1beta" share a prefix with "/api/v1" but are not paths under it.
+    it.each(['/api/v10', '/api/v1beta'])('%s (a sibling of /api/v1, not under it) carries no Deprecation', async (path) => {
+      const response = await send(`${depUrl}${path}`);
+      expect(response.status).toBe(404);
+      expect(response.headers['deprecation']).toBeUndefined();
+      expect(response.headers['sunset']).toBeUndefined();
+    });
+
+    it('the OpenAPI document marks the /api/v1 operations, and only them, deprecated: true', async () => {
+      const document = (await send(`${depUrl}/openapi.json`)).json();
+      let v1Operations = 0;
+      for (const [path, item] of Object.entries<any>(document.paths)) {
+        for (const [method, operation] of Object.entries<any>(item)) {
+          if (!operation || typeof operation !== 'object' || !('responses' in operation)) continue;
+          const underV1 = path === '/api/v1' || path.startsWith('/api/v1/');
+          if (underV1) v1Operations++;
+          expect(operation.deprecated ?? false, `${method} ${path} deprecated`).toBe(underV1);
+        }
+      }
+      expect(v1Operations).toBeGreaterThanOrEqual(6); // GET and HEAD of /api/v1, /health, /product
+    });
+
+    it('the index still validates against the served schema and links from {base}', async () => {
+      const response = await send(`${depUrl}/api/v1`);
+      expect(response.status).toBe(200);
+      const document = (await send(`${depUrl}/openapi.json`)).json();
+      openApiValidator(document).response('/api/v1', 'get', 200, 'application/json', response.json());
+      expect(strings(response.json())).toEqual(
+        expect.arrayContaining([`${depBase}/api/v1/product`, `${depBase}/openapi.json`, `${depBase}/mcp`]),
+      );
+    });
+
+    it('{base} is PUBLIC_BASE_URL without its trailing slash: servers, problem types, resolutions', async () => {
+      const document = (await send(`${depUrl}/openapi.json`)).json();
+      expect(document.servers[0].url).toBe(depBase);
+      const problem = (await send(`${depUrl}/nope`)).json();
+      expect(problem.type).toBe(`${depBase}/problems/api_route_not_found`);
+      expect(problem.resolution).toContain(`${depBase}/openapi.json`);
+      expect((await send(`${depUrl}/problems/rate_limited`)).json().type).toBe(`${depBase}/problems/rate_limited`);
+    });
+
+    it('the MCP origin allowed by default is the origin of {base}, not the listening address', async () => {
+      const preflight = (origin: string) =>
+        sendRaw(depUrl, 'OPTIONS', '/mcp', { Origin: origin, 'Access-Control-Request-Method': 'POST' });
+      expect((await preflight(depBase)).status).toBe(204);
+      const refused = await preflight(new URL(depUrl).origin);
+      expect(refused.status).toBe(403);
+      expect(JSON.parse(refused.body.toString('utf8')).code).toBe('origin_not_allowed');
+    });
+  });
+});

@@ -1,0 +1,175 @@
+/**
+ * Start-up and shut-down of the real Bun, Deno and Node entries: a bad configuration or facts file
+ * stops start-up with a message naming the variable or field (exit code not 0); SIGTERM and SIGINT
+ * stop the server cleanly after the requests in flight.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { Agent, request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { send, sleep } from '../support/e2e.ts';
+import { failedStart, ROOT, RUNTIMES, startEntry } from '../support/entries.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'e2e-facts-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** A copy of the shipped sample with one change, written under the OS temp directory. */
+function factsFile(name: string, change: (facts: any) => void): string {
+  const facts = JSON.parse(readFileSync(`${ROOT}src/sample-facts.json`, 'utf8'));
+  change(facts);
+  const path = join(dir, `${name}.json`);
+  writeFileSync(path, JSON.stringify(facts, null, 2));
+  return path;
+}
+
+interface Refusal {
+  name: string;
+  env: () => Record<string, string>;
+  /** What the message must name: the variable or the field. */
+  names: RegExp[];
+  /** What must not be echoed (a credential from the facts file). */
+  secret?: string;
+}
+
+const REFUSALS: Refusal[] = [
+  { name: 'PORT that is not a number', env: () => ({ PORT: 'eighty' }), names: [/\bPORT\b/] },
+  { name: 'PORT out of range', env: () => ({ PORT: '65536' }), names: [/\bPORT\b/] },
+  { name: 'RATE_LIMIT_FAIL not open or closed', env: () => ({ RATE_LIMIT_FAIL: 'sometimes' }), names: [/\bRATE_LIMIT_FAIL\b/] },
+  { name: 'REDIS_URL that is not a URL', env: () => ({ REDIS_URL: 'not a url' }), names: [/\bREDIS_URL\b/] },
+  { name: 'REDIS_URL with another scheme', env: () => ({ REDIS_URL: 'http://127.0.0.1:6379' }), names: [/\bREDIS_URL\b/] },
+  {
+    name: 'sunset less than 90 days after the deprecation',
+    env: () => ({ DEPRECATION_DATE: '2026-01-01', SUNSET_DATE: '2026-03-01' }),
+    names: [/\bSUNSET_DATE\b/, /\b90\b/],
+  },
+  { name: 'DEPRECATION_DATE without SUNSET_DATE', env: () => ({ DEPRECATION_DATE: '2026-01-01' }), names: [/\bSUNSET_DATE\b/] },
+  { name: 'SUNSET_DATE without DEPRECATION_DATE', env: () => ({ SUNSET_DATE: '2026-12-31' }), names: [/\bDEPRECATION_DATE\b/] },
+  {
+    name: 'facts URL with user info',
+    env: () => ({
+      FACTS_FILE: factsFile('user-info', (facts) => (facts.resources[1].url = 'https://editor:hunter2-pass@docs.example.com/')),
+    }),
+    names: [/resources(\[1\]|\.1|\/1)\.?\/?url/],
+    secret: 'hunter2-pass',
+  },
+  {
+    name: 'facts URL with a token query parameter',
+    env: () => ({
+      FACTS_FILE: factsFile('token', (facts) => (facts.startOptions[0].url = 'https://docs.example.com/getting-started?token=abc-s3cr3t')),
+    }),
+    names: [/startOptions(\[0\]|\.0|\/0)\.?\/?url/],
+    secret: 'abc-s3cr3t',
+  },
+  {
+    name: 'facts URL with a signature query parameter (any case)',
+    env: () => ({
+      FACTS_FILE: factsFile('signature', (facts) => (facts.resources[2].url = 'https://www.example.com/pricing?X-Amz-Signature=f00dfeed')),
+    }),
+    names: [/resources(\[2\]|\.2|\/2)\.?\/?url/],
+    secret: 'f00dfeed',
+  },
+  { name: 'missing FACTS_FILE', env: () => ({ FACTS_FILE: join(dir, 'does-not-exist.json') }), names: [/\bFACTS_FILE\b/] },
+  {
+    name: 'FACTS_FILE that is not JSON',
+    env: () => {
+      const path = join(dir, 'not-json.json');
+      writeFileSync(path, '{ "product": ');
+      return { FACTS_FILE: path };
+    },
+    names: [/not-json\.json/],
+  },
+];
+
+describe.each(RUNTIMES)('%s entry: start-up refusals', (runtime) => {
+  it.each(REFUSALS)('refuses a $name, naming it, with a non-zero exit code', async ({ env, names, secret }) => {
+    const { code, output } = await failedStart(runtime, env());
+    expect(code, `exit code (output: ${output})`).not.toBe(0);
+    expect(code, 'exited by itself, not killed by the test timeout').not.toBeNull();
+    expect(output).not.toMatch(/Serving /);
+    for (const name of names) expect(output).toMatch(name);
+    // A clear message, not a crash: no stack trace.
+    expect(output).not.toMatch(/^\s+at .+[:(]\d+/m);
+    if (secret) expect(output, 'the credential is not echoed').not.toContain(secret);
+  });
+});
+
+const INITIALIZE = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 7,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'e2e-shutdown', version: '1.0.0' } },
+});
+
+describe.each(RUNTIMES)('%s entry: clean shutdown', (runtime) => {
+  it('on SIGTERM finishes a request whose body is still arriving, then exits 0', async () => {
+    const QUOTA = 1000;
+    const client = '198.51.100.7';
+    const server = await startEntry(runtime, { RATE_LIMIT_QUOTA: String(QUOTA), TRUST_PROXY_HOPS: '1' });
+    // A keep-alive client, as most are: the server must still close the connection and exit.
+    const agent = new Agent({ keepAlive: true });
+    try {
+      const half = Math.floor(INITIALIZE.length / 2);
+      let post!: ReturnType<typeof request>;
+      const answer = new Promise<{ status: number; headers: Record<string, unknown>; text: string }>((resolve, reject) => {
+        post = request(
+          `${server.url}/mcp`,
+          {
+            method: 'POST',
+            agent,
+            headers: {
+              'Content-Type': 'application/json',
+              Accept: 'application/json, text/event-stream',
+              'Content-Length': String(Buffer.byteLength(INITIALIZE)),
+              'X-Forwarded-For': client,
+            },
+          },
+          (res) => {
+            let text = '';
+            res.setEncoding('utf8');
+            res.on('data', (chunk) => (text += chunk));
+            res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, text }));
+            res.on('error', reject);
+          },
+        );
+        post.on('error', reject);
+      });
+      post.write(INITIALIZE.slice(0, half));
+
+      // The request is counted as soon as the handler has it, before its body is read: a preflight
+      // (not counted) from the same client shows when that has happened.
+      for (let i = 0; i < 200; i++) {
+        const peek = await send(`${server.url}/mcp`, { method: 'OPTIONS', headers: { 'X-Forwarded-For': client } });
+        if (Number(peek.headers['x-ratelimit-remaining']) < QUOTA) break;
+        await sleep(10);
+      }
+
+      const exited = server.stop('SIGTERM');
+      await sleep(300); // let the signal land while the body is incomplete
+      expect(server.child.exitCode, 'still running while a request is in flight').toBeNull();
+      post.end(INITIALIZE.slice(half));
+
+      const { status, text } = await answer;
+      expect(status).toBe(200);
+      expect(JSON.parse(text)).toMatchObject({
+        jsonrpc: '2.0',
+        id: 7,
+        result: { protocolVersion: '2025-06-18', serverInfo: { name: expect.any(String) } },
+      });
+      expect(await exited, `exit code (output: ${server.output()})`).toBe(0);
+    } finally {
+      agent.destroy();
+      server.child.kill('SIGKILL');
+    }
+  });
+
+  it('on SIGINT exits 0', async () => {
+    const server = await startEntry(runtime);
+    try {
+      expect((await send(`${server.url}/api/v1/health`)).status).toBe(200);
+      expect(await server.stop('SIGINT'), `exit code (output: ${server.output()})`).toBe(0);
+    } finally {
+      server.child.kill('SIGKILL');
+    }
+  });
+});
