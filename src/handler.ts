@@ -48,6 +48,7 @@ export interface Handler {
 
 const PREFLIGHT_MAX_AGE = '86400';
 
+const HEALTH_PATH = '/api/v1/health';
 const isV1 = (pathname: string) => pathname === '/api/v1' || pathname.startsWith('/api/v1/');
 /** itty-router patterns also match trailing slashes; the contract serves its paths exactly. */
 const isExact = (pathname: string) => !pathname.endsWith('/');
@@ -133,7 +134,7 @@ export async function createHandler(options: HandlerOptions): Promise<Handler> {
     router.head(path, route);
   };
   serve('/api/v1', () => reps.index);
-  serve('/api/v1/health', health);
+  serve(HEALTH_PATH, health);
   serve('/api/v1/product', () => reps.product);
   serve(OPENAPI_PATH, () => reps.openapi);
   for (const code of PROBLEM_CODES) {
@@ -189,13 +190,14 @@ export async function createHandler(options: HandlerOptions): Promise<Handler> {
 
       const state = await limiter.hit(key);
       headers = limitHeaders(pathname, state);
-      if (state.exceeded) {
+      // Failing closed, only health answers (200, degraded), whatever the fallback count says.
+      if (state.unavailable && pathname !== HEALTH_PATH) {
+        return problemResponse(request, base, 'service_unavailable', { ...headers, 'Retry-After': String(state.resetSeconds) });
+      }
+      if (state.exceeded && !state.unavailable) {
         return problemResponse(request, base, 'rate_limited', { ...headers, 'Retry-After': String(state.resetSeconds) }, {
           'violated-policies': ['default'],
         });
-      }
-      if (state.unavailable && pathname !== '/api/v1/health') {
-        return problemResponse(request, base, 'service_unavailable', { ...headers, 'Retry-After': String(state.resetSeconds) });
       }
 
       const routed: Representation | Response | undefined = isExact(pathname) ? await router.fetch(request, headers) : undefined;
