@@ -1,0 +1,210 @@
+import { parseList } from 'structured-headers';
+import { afterAll, describe, expect, it } from 'vitest';
+import { clientKey, Limiter, policyHeader, rateLimitHeaders } from '../../src/ratelimit/limiter.ts';
+import { MemoryStore } from '../../src/ratelimit/memory.ts';
+import type { CounterStore } from '../../src/ratelimit/store.ts';
+import { awayFromWindowEdge, closeHandlers, limits, makeHandler, send } from './helpers.ts';
+
+// 20 s into a 60 s window that starts on a whole minute.
+const WINDOW_START = 1_800_000_000_000 - (1_800_000_000_000 % 60_000);
+const NOW = WINDOW_START + 20_000;
+
+/** A store that fails while `down` is true, and otherwise counts in memory. */
+class FlakyStore implements CounterStore {
+  readonly kind = 'redis';
+  down = false;
+  readonly #inner = new MemoryStore();
+  increment(key: string, windowStart: number) {
+    if (this.down) return Promise.reject(new Error('store is down'));
+    return Promise.resolve(this.#inner.increment(key, windowStart));
+  }
+  current(key: string, windowStart: number) {
+    if (this.down) return Promise.reject(new Error('store is down'));
+    return Promise.resolve(this.#inner.current(key, windowStart));
+  }
+  async close() {}
+}
+
+describe('Limiter', () => {
+  it('with a quota of 5, remaining reads 4, 3, 2, 1, 0 and the sixth is over', async () => {
+    const limiter = new Limiter({ quota: 5, windowSeconds: 60, fail: 'open', store: new MemoryStore() });
+    const states = [];
+    for (let i = 0; i < 6; i++) states.push(await limiter.hit('client', NOW + i));
+    expect(states.map((s) => s.remaining)).toEqual([4, 3, 2, 1, 0, 0]);
+    expect(states.map((s) => s.exceeded)).toEqual([false, false, false, false, false, true]);
+    expect(states.every((s) => s.quota === 5 && !s.unavailable)).toBe(true);
+    expect(states[0]!.resetSeconds).toBe(40);
+    expect(states[0]!.resetEpoch).toBe((WINDOW_START + 60_000) / 1000);
+  });
+
+  it('rounds the seconds to the reset up, never down', async () => {
+    const limiter = new Limiter({ quota: 5, windowSeconds: 60, fail: 'open', store: new MemoryStore() });
+    expect((await limiter.hit('a', WINDOW_START)).resetSeconds).toBe(60);
+    expect((await limiter.hit('a', WINDOW_START + 59_001)).resetSeconds).toBe(1);
+    expect((await limiter.hit('a', WINDOW_START + 59_999)).resetSeconds).toBe(1);
+  });
+
+  it('peek does not count', async () => {
+    const limiter = new Limiter({ quota: 5, windowSeconds: 60, fail: 'open', store: new MemoryStore() });
+    expect((await limiter.peek('client', NOW)).remaining).toBe(5);
+    await limiter.hit('client', NOW);
+    expect((await limiter.peek('client', NOW)).remaining).toBe(4);
+    expect((await limiter.peek('client', NOW)).remaining).toBe(4);
+    expect((await limiter.hit('client', NOW)).remaining).toBe(3);
+  });
+
+  it('starts over in the next window', async () => {
+    const limiter = new Limiter({ quota: 2, windowSeconds: 60, fail: 'open', store: new MemoryStore() });
+    for (let i = 0; i < 3; i++) await limiter.hit('client', NOW);
+    expect((await limiter.hit('client', NOW)).exceeded).toBe(true);
+    const next = await limiter.hit('client', WINDOW_START + 60_000);
+    expect(next).toMatchObject({ remaining: 1, exceeded: false, resetSeconds: 60 });
+  });
+
+  it('fails open: counts in memory, reports the failure, and recovers when the store is back', async () => {
+    const store = new FlakyStore();
+    const limiter = new Limiter({ quota: 5, windowSeconds: 60, fail: 'open', store });
+    expect((await limiter.hit('client', NOW)).remaining).toBe(4);
+    expect(limiter.health()).toEqual({ store: 'redis', failure: undefined });
+
+    store.down = true;
+    const during = [];
+    for (let i = 0; i < 6; i++) during.push(await limiter.hit('client', NOW));
+    // The fallback counts from zero on this instance: the headers tell what this instance enforces.
+    expect(during.map((s) => s.remaining)).toEqual([4, 3, 2, 1, 0, 0]);
+    expect(during.map((s) => s.unavailable)).toEqual([false, false, false, false, false, false]);
+    expect(during[5]!.exceeded).toBe(true);
+    expect((await limiter.peek('client', NOW)).remaining).toBe(0);
+    expect(limiter.health().failure).toMatch(/store is down/);
+
+    store.down = false;
+    expect((await limiter.hit('client', NOW)).remaining).toBe(3);
+    expect(limiter.health()).toEqual({ store: 'redis', failure: undefined });
+  });
+
+  it('fails closed: marks the request unavailable while the store is down', async () => {
+    const store = new FlakyStore();
+    const limiter = new Limiter({ quota: 5, windowSeconds: 60, fail: 'closed', store });
+    expect((await limiter.hit('client', NOW)).unavailable).toBe(false);
+    store.down = true;
+    expect((await limiter.hit('client', NOW)).unavailable).toBe(true);
+    expect((await limiter.peek('client', NOW)).unavailable).toBe(true);
+    expect(limiter.health().failure).toMatch(/closed/);
+    store.down = false;
+    expect((await limiter.hit('client', NOW)).unavailable).toBe(false);
+    expect(limiter.health().failure).toBeUndefined();
+  });
+});
+
+describe('rateLimitHeaders', () => {
+  it('writes the IETF fields as structured-field Lists and the X- forms as integers', () => {
+    const headers = rateLimitHeaders(policyHeader(120, 60), {
+      quota: 120,
+      remaining: 117,
+      resetSeconds: 42,
+      resetEpoch: 1_795_046_400,
+      exceeded: false,
+      unavailable: false,
+    });
+    const [policy] = parseList(headers['RateLimit-Policy']!);
+    expect(policy![0]).toBe('default');
+    expect(Object.fromEntries(policy![1])).toEqual({ q: 120, w: 60 });
+    const [limit] = parseList(headers.RateLimit!);
+    expect(limit![0]).toBe('default');
+    expect(Object.fromEntries(limit![1])).toEqual({ r: 117, t: 42 });
+    expect(headers['X-RateLimit-Limit']).toBe('120');
+    expect(headers['X-RateLimit-Remaining']).toBe('117');
+    expect(headers['X-RateLimit-Reset']).toBe('1795046400');
+  });
+});
+
+describe('clientKey', () => {
+  const request = (forwardedFor?: string) =>
+    new Request('http://127.0.0.1/api/v1', { headers: forwardedFor === undefined ? {} : { 'X-Forwarded-For': forwardedFor } });
+
+  it('is the connection address when no proxy is trusted, whatever X-Forwarded-For says', () => {
+    expect(clientKey(request(), '198.51.100.7', 0)).toBe('198.51.100.7');
+    expect(clientKey(request('192.0.2.1'), '198.51.100.7', 0)).toBe('198.51.100.7');
+    expect(clientKey(request('192.0.2.1, 192.0.2.2'), '198.51.100.7', 0)).toBe('198.51.100.7');
+  });
+
+  it('believes as many X-Forwarded-For entries, from the right, as proxies are trusted', () => {
+    expect(clientKey(request('192.0.2.66, 192.0.2.1'), '10.0.0.1', 1)).toBe('192.0.2.1');
+    expect(clientKey(request('192.0.2.66,192.0.2.1 , 192.0.2.2'), '10.0.0.1', 2)).toBe('192.0.2.1');
+    // Fewer entries than trusted proxies: the leftmost one there is.
+    expect(clientKey(request('192.0.2.1'), '10.0.0.1', 3)).toBe('192.0.2.1');
+    // No header behind a trusted proxy: the connection address.
+    expect(clientKey(request(), '10.0.0.1', 1)).toBe('10.0.0.1');
+  });
+
+  it('treats an IPv4-mapped IPv6 address as the IPv4 address', () => {
+    expect(clientKey(request(), '::ffff:198.51.100.7', 0)).toBe('198.51.100.7');
+    expect(clientKey(request('::ffff:192.0.2.1'), '10.0.0.1', 1)).toBe('192.0.2.1');
+  });
+
+  it('without an address, every request shares the fallback key', () => {
+    expect(clientKey(request(), undefined, 0)).toBe('unknown');
+    expect(clientKey(request('192.0.2.1'), undefined, 0)).toBe('unknown');
+  });
+});
+
+describe('the handler counts per client', () => {
+  afterAll(closeHandlers);
+  const quota = 3;
+  const rateLimit = { quota, windowSeconds: 3600 };
+  const remaining = async (response: Promise<Response>) => limits(await response).remaining;
+
+  it('gives different addresses separate quotas', async () => {
+    await awayFromWindowEdge(3600);
+    const handler = await makeHandler({ rateLimit });
+    for (let i = 0; i < quota; i++) await send(handler, '/api/v1', { address: '198.51.100.1' });
+    const over = await send(handler, '/api/v1', { address: '198.51.100.1' });
+    expect(over.status).toBe(429);
+    const other = await send(handler, '/api/v1', { address: '198.51.100.2' });
+    expect(other.status).toBe(200);
+    expect(limits(other).remaining).toBe(quota - 1);
+    expect(await remaining(send(handler, '/api/v1', { address: '2001:db8::1' }))).toBe(quota - 1);
+  });
+
+  it('ignores a spoofed X-Forwarded-For when no proxy is trusted', async () => {
+    await awayFromWindowEdge(3600);
+    const handler = await makeHandler({ rateLimit, trustProxyHops: 0 });
+    const seen = [];
+    for (let i = 0; i < quota + 1; i++) {
+      const response = await send(handler, '/api/v1', { address: '198.51.100.9', headers: { 'X-Forwarded-For': `192.0.2.${i + 1}` } });
+      seen.push(response.status);
+    }
+    expect(seen).toEqual([200, 200, 200, 429]);
+    // And the same forged header from another connection is another client.
+    const other = await send(handler, '/api/v1', { address: '198.51.100.10', headers: { 'X-Forwarded-For': '192.0.2.1' } });
+    expect(limits(other).remaining).toBe(quota - 1);
+  });
+
+  it('with one trusted proxy, keys on the last X-Forwarded-For entry', async () => {
+    await awayFromWindowEdge(3600);
+    const handler = await makeHandler({ rateLimit, trustProxyHops: 1 });
+    const via = (proxy: string, forwardedFor: string) =>
+      send(handler, '/api/v1', { address: proxy, headers: { 'X-Forwarded-For': forwardedFor } });
+    // The same client behind two proxies (load-balancer nodes), with forged entries on the left.
+    expect(await remaining(via('10.0.0.1', '192.0.2.7'))).toBe(2);
+    expect(await remaining(via('10.0.0.2', '203.0.113.99, 192.0.2.7'))).toBe(1);
+    expect(await remaining(via('10.0.0.1', 'forged, 192.0.2.7'))).toBe(0);
+    expect((await via('10.0.0.2', '192.0.2.7')).status).toBe(429);
+    // Another client through the same proxy has its own quota, and so has the proxy itself.
+    expect(await remaining(via('10.0.0.1', '192.0.2.7, 192.0.2.8'))).toBe(2);
+    expect(await remaining(send(handler, '/api/v1', { address: '10.0.0.1' }))).toBe(2);
+  });
+
+  it('without an address, all requests share the fallback key', async () => {
+    await awayFromWindowEdge(3600);
+    const handler = await makeHandler({ rateLimit });
+    const statuses = [];
+    for (let i = 0; i < quota + 1; i++) {
+      const response = await send(handler, '/api/v1', { address: null, headers: { 'X-Forwarded-For': `192.0.2.${i + 1}` } });
+      statuses.push(response.status);
+    }
+    expect(statuses).toEqual([200, 200, 200, 429]);
+    // A client with an address is not caught in that shared bucket.
+    expect((await send(handler, '/api/v1', { address: '198.51.100.1' })).status).toBe(200);
+  });
+});
