@@ -49,6 +49,13 @@ export interface Handler {
 const PREFLIGHT_MAX_AGE = '86400';
 
 const HEALTH_PATH = '/api/v1/health';
+/** The path of a request URL, which the Request constructor has already normalised, without a URL object. */
+export function pathOf(url: string): string {
+  const start = url.indexOf('/', url.indexOf('//') + 2);
+  if (start < 0) return '/';
+  const end = url.slice(start).search(/[?#]/);
+  return end < 0 ? url.slice(start) : url.slice(start, start + end);
+}
 const isV1 = (pathname: string) => pathname === '/api/v1' || pathname.startsWith('/api/v1/');
 /** itty-router patterns also match trailing slashes; the contract serves its paths exactly. */
 const isExact = (pathname: string) => !pathname.endsWith('/');
@@ -129,17 +136,20 @@ export async function createHandler(options: HandlerOptions): Promise<Handler> {
 
   type Route = (request: Request) => Representation | Response | Promise<Representation | Response>;
   const router = Router<Request, [Headers]>();
-  const serve = (path: string, route: Route) => {
-    router.get(path, route);
-    router.head(path, route);
+  // Static answers are also kept by exact path: the hot GETs skip the router's URL parsing and scan.
+  const staticAnswers = new Map<string, Representation>();
+  const serve = (path: string, route: Route | Representation) => {
+    if (!(route instanceof Function)) staticAnswers.set(path, route);
+    const answer = route instanceof Function ? route : () => route;
+    router.get(path, answer);
+    router.head(path, answer);
   };
-  serve('/api/v1', () => reps.index);
+  serve('/api/v1', reps.index);
   serve(HEALTH_PATH, health);
-  serve('/api/v1/product', () => reps.product);
-  serve(OPENAPI_PATH, () => reps.openapi);
+  serve('/api/v1/product', reps.product);
+  serve(OPENAPI_PATH, reps.openapi);
   for (const code of PROBLEM_CODES) {
-    const rep = await representation(problemType(base, code), { cacheControl: 'public, max-age=86400' });
-    serve(`/problems/${code}`, () => rep);
+    serve(`/problems/${code}`, await representation(problemType(base, code), { cacheControl: 'public, max-age=86400' }));
   }
   router.post(MCP_PATH, async (request: Request, headers: Headers) => {
     const outcome = await serveMcp(request);
@@ -184,7 +194,7 @@ export async function createHandler(options: HandlerOptions): Promise<Handler> {
   async function answer(request: Request, info: RequestInfo): Promise<Response> {
     let headers = everyResponse;
     try {
-      const { pathname } = new URL(request.url);
+      const pathname = pathOf(request.url);
       const key = clientKey(request, info.clientAddress, trustProxyHops);
       if (request.method === 'OPTIONS') return await preflight(request, pathname, key);
 
@@ -200,7 +210,9 @@ export async function createHandler(options: HandlerOptions): Promise<Handler> {
         });
       }
 
-      const routed: Representation | Response | undefined = isExact(pathname) ? await router.fetch(request, headers) : undefined;
+      const routed: Representation | Response | undefined =
+        (request.method === 'GET' || request.method === 'HEAD' ? staticAnswers.get(pathname) : undefined) ??
+        (isExact(pathname) ? await router.fetch(request, headers) : undefined);
       if (routed instanceof Response) return routed;
       if (routed) return respond(request, routed, headers);
       const allow = allowedMethods(pathname);
