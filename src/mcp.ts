@@ -14,18 +14,38 @@ import {
   type ToolAnnotations,
 } from '@modelcontextprotocol/server';
 import { toStandardJsonSchema } from '@valibot/to-json-schema';
+import type * as v from 'valibot';
 import { ListResourcesInput, NoInput, ProductFacts, ResourceList, StartOptionList, type Product } from './schemas.ts';
 
 export const MCP_PROTOCOL_VERSIONS = ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26'];
 
 const READ_ONLY: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 
+/**
+ * `toStandardJsonSchema` converts to JSON Schema each time it is asked, and the SDK asks on every
+ * request (a fresh server per request): convert once per target and hand out the same result.
+ */
+function convertedOnce<T extends v.GenericSchema>(schema: T) {
+  const standard = toStandardJsonSchema(schema);
+  const { input, output } = standard['~standard'].jsonSchema;
+  const memo = (convert: typeof input): typeof input => {
+    const byTarget = new Map<string, Record<string, unknown>>();
+    return (options) => {
+      if (options.libraryOptions) return convert(options);
+      let converted = byTarget.get(options.target);
+      if (!converted) byTarget.set(options.target, (converted = convert(options)));
+      return converted;
+    };
+  };
+  return { '~standard': { ...standard['~standard'], jsonSchema: { input: memo(input), output: memo(output) } } } as typeof standard;
+}
+
 const SCHEMAS = {
-  noInput: toStandardJsonSchema(NoInput),
-  listResourcesInput: toStandardJsonSchema(ListResourcesInput),
-  productFacts: toStandardJsonSchema(ProductFacts),
-  resourceList: toStandardJsonSchema(ResourceList),
-  startOptionList: toStandardJsonSchema(StartOptionList),
+  noInput: convertedOnce(NoInput),
+  listResourcesInput: convertedOnce(ListResourcesInput),
+  productFacts: convertedOnce(ProductFacts),
+  resourceList: convertedOnce(ResourceList),
+  startOptionList: convertedOnce(StartOptionList),
 };
 
 export const TOOL_NAMES = ['get_product_overview', 'list_public_resources', 'list_start_options'] as const;
