@@ -1,0 +1,62 @@
+/**
+ * @module What every baseline serves: the service's own bytes, captured by bench/run.ts into
+ * BENCH_BODIES_DIR, answered with no logic beyond picking the file by path.
+ *
+ * FLOOR_PATH answers the product bytes with the headers the service sent for them (its contract:
+ * CORS, Link, cache validators, rate-limit fields), the three rate-limit fields changing per
+ * request as the service's do: what no logic at all costs once the contract's headers are sent.
+ */
+export const FLOOR_PATH = '/floor/product';
+
+export interface Bodies {
+  product: Uint8Array<ArrayBuffer>;
+  openapi: Uint8Array<ArrayBuffer>;
+  openapiGzip: Uint8Array<ArrayBuffer>;
+  notFound: Uint8Array<ArrayBuffer>;
+}
+
+export const FILES = {
+  product: 'product.json',
+  openapi: 'openapi.json',
+  openapiGzip: 'openapi.json.gz',
+  notFound: 'not-found.json',
+  /** The service's product answer headers, as a JSON record (no Date or connection headers). */
+  productHeaders: 'product.headers.json',
+} as const;
+
+/**
+ * A headers builder for FLOOR_PATH: the captured record copied key by key (not `{ ...record }`
+ * plus more keys, which is slow on Node 20), with fresh rate-limit values on each call.
+ */
+export function floorHeaders(captured: Record<string, string>): () => Record<string, string> {
+  let remaining = 1_000_000_000;
+  const names = Object.keys(captured);
+  const find = (name: string) => names.find((n) => n.toLowerCase() === name.toLowerCase()) ?? name;
+  const rateLimit = find('RateLimit');
+  const remainingName = find('X-RateLimit-Remaining');
+  const reset = captured[find('RateLimit')]?.replace(/.*;t=(\d+).*/, '$1') ?? '60';
+  return () => {
+    remaining--;
+    const headers: Record<string, string> = {};
+    for (const name of names) headers[name] = captured[name]!;
+    headers[rateLimit] = `"default";r=${remaining};t=${reset}`;
+    headers[remainingName] = String(remaining);
+    return headers;
+  };
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/** The status and headers of each baseline answer (the same Content-Type/-Encoding as the service's). */
+export function answers(bodies: Bodies) {
+  return {
+    product: { status: 200, body: bodies.product, headers: { 'Content-Type': JSON_TYPE } },
+    openapi: { status: 200, body: bodies.openapi, headers: { 'Content-Type': JSON_TYPE, Vary: 'Accept-Encoding' } },
+    openapiGzip: {
+      status: 200,
+      body: bodies.openapiGzip,
+      headers: { 'Content-Type': JSON_TYPE, Vary: 'Accept-Encoding', 'Content-Encoding': 'gzip' },
+    },
+    notFound: { status: 404, body: bodies.notFound, headers: { 'Content-Type': 'application/problem+json; charset=utf-8' } },
+  };
+}
