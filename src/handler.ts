@@ -11,12 +11,21 @@ import { Router } from 'itty-router';
 import pkg from '../package.json' with { type: 'json' };
 import type { Options } from './config.ts';
 import { deprecationNotice } from './deprecation.ts';
-import { EXPOSED_HEADERS, representation, respond, type Headers, type Representation } from './http.ts';
+import {
+  EXPOSED_HEADERS,
+  mergeHeaders,
+  prepare,
+  representation,
+  respond,
+  type Headers,
+  type PreparedRepresentation,
+  type Representation,
+} from './http.ts';
 import { createMcpEndpoint, MCP_PROTOCOL_VERSIONS, TOOL_NAMES } from './mcp.ts';
 import { createMcpGate, originAllowed } from './mcp-http.ts';
 import { buildOpenApi } from './openapi.ts';
-import { problemResponse, problemType } from './problems.ts';
-import { clientKey, Limiter, policyHeader, rateLimitHeaders, type RateLimitState } from './ratelimit/limiter.ts';
+import { problemResponder, problemType } from './problems.ts';
+import { clientKey, Limiter, policyHeader, rateLimitHeaders } from './ratelimit/limiter.ts';
 import { MemoryStore } from './ratelimit/memory.ts';
 import type { CounterStore } from './ratelimit/store.ts';
 import { MCP_PATH, OPENAPI_PATH, PUBLIC_CACHE } from './routes.ts';
@@ -57,8 +66,6 @@ export function pathOf(url: string): string {
   return end < 0 ? url.slice(start) : url.slice(start, start + end);
 }
 const isV1 = (pathname: string) => pathname === '/api/v1' || pathname.startsWith('/api/v1/');
-/** itty-router patterns also match trailing slashes; the contract serves its paths exactly. */
-const isExact = (pathname: string) => !pathname.endsWith('/');
 
 export async function createHandler(options: HandlerOptions): Promise<Handler> {
   const base = options.publicBaseUrl.replace(/\/+$/, '');
@@ -92,7 +99,7 @@ export async function createHandler(options: HandlerOptions): Promise<Handler> {
     Link: serviceDesc,
   };
   const v1Response: Headers = deprecation
-    ? { ...everyResponse, ...deprecation.headers, Link: `${serviceDesc}, ${deprecation.successorLink}` }
+    ? mergeHeaders(everyResponse, deprecation.headers, { Link: `${serviceDesc}, ${deprecation.successorLink}` })
     : everyResponse;
 
   const index: ApiIndex = {
@@ -124,25 +131,32 @@ export async function createHandler(options: HandlerOptions): Promise<Handler> {
     openapi: await representation(openapi, { cacheControl: PUBLIC_CACHE }),
     healthOk: await healthRepresentation({ status: 'ok', rateLimitStore: store.kind }),
   };
+  const problem = problemResponder(base);
 
-  async function healthRepresentation(health: Health): Promise<Representation> {
-    return representation(health, { cacheControl: 'no-store' });
+  async function healthRepresentation(health: Health): Promise<PreparedRepresentation> {
+    return prepare(await representation(health, { cacheControl: 'no-store' }), v1Response);
   }
 
-  async function health(): Promise<Representation> {
+  async function health(): Promise<PreparedRepresentation> {
     const { failure } = limiter.health();
     return failure ? healthRepresentation({ status: 'degraded', rateLimitStore: store.kind, reason: failure }) : reps.healthOk;
   }
 
-  type Route = (request: Request) => Representation | Response | Promise<Representation | Response>;
+  type Answer = PreparedRepresentation | Response;
   const router = Router<Request, [Headers]>();
-  // Static answers are also kept by exact path: the hot GETs skip the router's URL parsing and scan.
-  const staticAnswers = new Map<string, Representation>();
-  const serve = (path: string, route: Route | Representation) => {
-    if (!(route instanceof Function)) staticAnswers.set(path, route);
-    const answer = route instanceof Function ? route : () => route;
-    router.get(path, answer);
-    router.head(path, answer);
+  // Every route is an exact path, so static answers are also kept in a map by path: the hot GETs
+  // skip the router's URL parsing and pattern scan.
+  const staticAnswers = new Map<string, PreparedRepresentation>();
+  const serve = (path: string, route: Representation | ((request: Request) => Promise<Answer>)) => {
+    if (route instanceof Function) {
+      router.get(path, route);
+      router.head(path, route);
+      return;
+    }
+    const prepared = prepare(route, isV1(path) ? v1Response : everyResponse);
+    staticAnswers.set(path, prepared);
+    router.get(path, () => prepared);
+    router.head(path, () => prepared);
   };
   serve('/api/v1', reps.index);
   serve(HEALTH_PATH, health);
@@ -153,76 +167,72 @@ export async function createHandler(options: HandlerOptions): Promise<Handler> {
   }
   router.post(MCP_PATH, async (request: Request, headers: Headers) => {
     const outcome = await serveMcp(request);
-    if ('refused' in outcome) return problemResponse(request, base, outcome.refused, headers);
+    if ('refused' in outcome) return problem(request, outcome.refused, headers);
     for (const name in headers) outcome.response.headers.set(name, headers[name]!);
     return outcome.response;
   });
 
-  /** RFC 9110 section 10.2.1: the methods a known path accepts, or undefined for an unknown path. */
-  function allowedMethods(pathname: string): string | undefined {
-    if (!isExact(pathname)) return undefined;
-    const methods = router.routes.filter(([, pattern]) => pattern.test(pathname)).map(([method]) => method);
-    return methods.length > 0 ? [...new Set(methods), 'OPTIONS'].join(', ') : undefined;
+  /** RFC 9110 section 10.2.1: the methods each known path accepts, from the router's own table. */
+  const allowByPath = new Map<string, string>();
+  for (const [method, , , path] of router.routes as [string, RegExp, unknown, string][]) {
+    allowByPath.set(path, allowByPath.has(path) ? `${allowByPath.get(path)}, ${method}` : method);
   }
-
-  function limitHeaders(pathname: string, state: RateLimitState): Headers {
-    return { ...(isV1(pathname) ? v1Response : everyResponse), ...rateLimitHeaders(policy, state) };
-  }
+  for (const [path, methods] of allowByPath) allowByPath.set(path, `${methods}, OPTIONS`);
 
   async function preflight(request: Request, pathname: string, key: string): Promise<Response> {
-    const headers = limitHeaders(pathname, await limiter.peek(key));
-    const allow = allowedMethods(pathname);
-    if (!allow) return problemResponse(request, base, 'api_route_not_found', headers);
+    const headers = mergeHeaders(isV1(pathname) ? v1Response : everyResponse, rateLimitHeaders(policy, await limiter.peek(key)));
+    const allow = allowByPath.get(pathname);
+    if (!allow) return problem(request, 'api_route_not_found', headers);
     if (pathname === MCP_PATH && !originAllowed(request.headers.get('origin'), allowedOrigins)) {
-      return problemResponse(request, base, 'origin_not_allowed', headers);
+      return problem(request, 'origin_not_allowed', headers);
     }
     const requested = request.headers.get('access-control-request-headers');
-    return new Response(null, {
-      status: 204,
-      headers: {
-        ...headers,
-        Allow: allow,
-        'Access-Control-Allow-Methods': allow,
-        ...(requested ? { 'Access-Control-Allow-Headers': requested } : {}),
-        'Access-Control-Max-Age': PREFLIGHT_MAX_AGE,
-        Vary: 'Access-Control-Request-Headers',
-        'Cache-Control': 'no-store',
-      },
-    });
+    headers.Allow = allow;
+    headers['Access-Control-Allow-Methods'] = allow;
+    if (requested) headers['Access-Control-Allow-Headers'] = requested;
+    headers['Access-Control-Max-Age'] = PREFLIGHT_MAX_AGE;
+    headers.Vary = 'Access-Control-Request-Headers';
+    headers['Cache-Control'] = 'no-store';
+    return new Response(null, { status: 204, headers });
   }
 
   async function answer(request: Request, info: RequestInfo): Promise<Response> {
-    let headers = everyResponse;
+    let common = everyResponse;
+    let limits: Headers = {};
     try {
       const pathname = pathOf(request.url);
+      common = isV1(pathname) ? v1Response : everyResponse;
       const key = clientKey(request, info.clientAddress, trustProxyHops);
       if (request.method === 'OPTIONS') return await preflight(request, pathname, key);
 
       const state = await limiter.hit(key);
-      headers = limitHeaders(pathname, state);
+      limits = rateLimitHeaders(policy, state);
+      const ok = !state.unavailable && !state.exceeded;
+      const prepared = ok && (request.method === 'GET' || request.method === 'HEAD') && staticAnswers.get(pathname);
+      if (prepared) return respond(request, prepared, limits);
+
+      const headers = mergeHeaders(common, limits);
       // Failing closed, only health answers (200, degraded), whatever the fallback count says.
       if (state.unavailable && pathname !== HEALTH_PATH) {
-        return problemResponse(request, base, 'service_unavailable', { ...headers, 'Retry-After': String(state.resetSeconds) });
+        headers['Retry-After'] = String(state.resetSeconds);
+        return problem(request, 'service_unavailable', headers);
       }
       if (state.exceeded && !state.unavailable) {
-        return problemResponse(request, base, 'rate_limited', { ...headers, 'Retry-After': String(state.resetSeconds) }, {
-          'violated-policies': ['default'],
-        });
+        headers['Retry-After'] = String(state.resetSeconds);
+        return problem(request, 'rate_limited', headers, { 'violated-policies': ['default'] });
       }
 
-      const routed: Representation | Response | undefined =
-        (request.method === 'GET' || request.method === 'HEAD' ? staticAnswers.get(pathname) : undefined) ??
-        (isExact(pathname) ? await router.fetch(request, headers) : undefined);
+      const allow = allowByPath.get(pathname);
+      if (!allow) return problem(request, 'api_route_not_found', headers);
+      const routed: Answer | undefined = await router.fetch(request, headers);
       if (routed instanceof Response) return routed;
-      if (routed) return respond(request, routed, headers);
-      const allow = allowedMethods(pathname);
-      return allow
-        ? problemResponse(request, base, 'method_not_allowed', { ...headers, Allow: allow })
-        : problemResponse(request, base, 'api_route_not_found', headers);
+      if (routed) return respond(request, routed, limits);
+      headers.Allow = allow;
+      return problem(request, 'method_not_allowed', headers);
     } catch (error) {
       const id = crypto.randomUUID();
       console.error(`request ${id} failed: ${request.method}`, error);
-      return problemResponse(request, base, 'internal_error', headers, { instance: `urn:uuid:${id}` });
+      return problem(request, 'internal_error', mergeHeaders(common, limits), { instance: `urn:uuid:${id}` });
     }
   }
 

@@ -58,7 +58,7 @@ export async function representation(
   const coded = await gzip(body);
   headers.Vary = 'Accept-Encoding';
   // RFC 9110 section 8.8.3: each content coding is a different representation with its own strong ETag.
-  const gzipHeaders = { ...headers, 'Content-Encoding': 'gzip', ETag: await strongEtag(coded) };
+  const gzipHeaders = mergeHeaders(headers, { 'Content-Encoding': 'gzip', ETag: await strongEtag(coded) });
   return { status: 200, body, headers, gzip: { body: coded, headers: gzipHeaders } };
 }
 
@@ -87,20 +87,45 @@ export function matchesIfNoneMatch(ifNoneMatch: string | null, etag: string): bo
   return ifNoneMatch.split(',').some((candidate) => candidate.trim().replace(/^W\//, '') === opaque);
 }
 
+/** Copies header records into a new one. A for-in copy: object spread costs several times more on Node 20. */
+export function mergeHeaders(...parts: Headers[]): Headers {
+  const merged: Headers = {};
+  for (const part of parts) for (const name in part) merged[name] = part[name]!;
+  return merged;
+}
+
+/** A representation with every fixed header of its answers merged in at start-up. */
+export interface PreparedRepresentation {
+  status: number;
+  identity: PreparedVariant;
+  gzip?: PreparedVariant;
+}
+interface PreparedVariant {
+  body: Uint8Array<ArrayBuffer>;
+  etag: string;
+  headers: Headers;
+  notModifiedHeaders: Headers;
+}
+
 /** RFC 9110 section 15.4.5: a 304 carries the headers a 200 would have, minus the content ones. */
 const NOT_FOR_304 = new Set(['Content-Type', 'Content-Length', 'Content-Encoding']);
 
-/**
- * Chooses the coding, answers a conditional GET with 304 and a HEAD with no body.
- * RFC 9110 section 9.3.2: HEAD carries the headers GET would, so Content-Length is the GET body's length.
- */
-export function respond(request: Request, rep: Representation, extra: Headers): Response {
-  const coded = rep.gzip && acceptsGzip(request.headers.get('accept-encoding')) ? rep.gzip : rep;
-  if (matchesIfNoneMatch(request.headers.get('if-none-match'), coded.headers.ETag!)) {
-    const headers: Headers = {};
-    for (const name in coded.headers) if (!NOT_FOR_304.has(name)) headers[name] = coded.headers[name]!;
-    return new Response(null, { status: 304, headers: { ...extra, ...headers } });
+export function prepare(rep: Representation, fixed: Headers): PreparedRepresentation {
+  const variant = ({ body, headers }: { body: Uint8Array<ArrayBuffer>; headers: Headers }): PreparedVariant => {
+    // RFC 9110 section 9.3.2: HEAD carries the headers GET would, so Content-Length is the GET body's length.
+    const full = mergeHeaders(fixed, headers, { 'Content-Length': String(body.byteLength) });
+    const notModifiedHeaders: Headers = {};
+    for (const name in full) if (!NOT_FOR_304.has(name)) notModifiedHeaders[name] = full[name]!;
+    return { body, etag: headers.ETag!, headers: full, notModifiedHeaders };
+  };
+  return { status: rep.status, identity: variant(rep), gzip: rep.gzip && variant(rep.gzip) };
+}
+
+/** Chooses the coding, answers a conditional GET with 304 and a HEAD with no body; `extra` varies per request. */
+export function respond(request: Request, rep: PreparedRepresentation, extra: Headers): Response {
+  const variant = rep.gzip && acceptsGzip(request.headers.get('accept-encoding')) ? rep.gzip : rep.identity;
+  if (matchesIfNoneMatch(request.headers.get('if-none-match'), variant.etag)) {
+    return new Response(null, { status: 304, headers: mergeHeaders(variant.notModifiedHeaders, extra) });
   }
-  const headers = { ...extra, ...coded.headers, 'Content-Length': String(coded.body.byteLength) };
-  return new Response(request.method === 'HEAD' ? null : coded.body, { status: rep.status, headers });
+  return new Response(request.method === 'HEAD' ? null : variant.body, { status: rep.status, headers: mergeHeaders(variant.headers, extra) });
 }

@@ -1,5 +1,5 @@
 /** @module The problem types of the contract and their RFC 9457 bodies. */
-import { jsonBytes, type Headers } from './http.ts';
+import { jsonBytes, mergeHeaders, type Headers } from './http.ts';
 import type { Problem, ProblemCode, ProblemType } from './schemas.ts';
 
 interface ProblemDefinition {
@@ -103,17 +103,21 @@ export function problemType(base: string, code: ProblemCode): ProblemType {
 }
 
 export type ProblemExtra = Partial<Pick<Problem, 'detail' | 'instance' | 'violated-policies'>>;
+export type ProblemResponder = (request: Request, code: ProblemCode, headers: Headers, extra?: ProblemExtra) => Response;
 
-/** An RFC 9457 answer; `headers` are the ones every response carries (rate limit, CORS, ...). */
-export function problemResponse(request: Request, base: string, code: ProblemCode, headers: Headers, extra?: ProblemExtra): Response {
-  const body = jsonBytes(problemBody(base, code, extra));
-  return new Response(request.method === 'HEAD' ? null : body, {
-    status: DEFINITIONS[code].status,
-    headers: {
-      ...headers,
-      'Content-Type': 'application/problem+json; charset=utf-8',
-      'Content-Length': String(body.byteLength),
-      'Cache-Control': 'no-store',
-    },
-  });
+/**
+ * Answers with RFC 9457 problems for `base`. Bodies without per-request members are serialised once.
+ * `headers` are the ones every response carries (rate limit, CORS, ...).
+ */
+export function problemResponder(base: string): ProblemResponder {
+  const fixedBodies = new Map<ProblemCode, Uint8Array<ArrayBuffer>>();
+  for (const code of Object.keys(DEFINITIONS) as ProblemCode[]) fixedBodies.set(code, jsonBytes(problemBody(base, code)));
+  const problemHeaders = { 'Content-Type': 'application/problem+json; charset=utf-8', 'Cache-Control': 'no-store' };
+  return (request, code, headers, extra) => {
+    const body = extra ? jsonBytes(problemBody(base, code, extra)) : fixedBodies.get(code)!;
+    return new Response(request.method === 'HEAD' ? null : body, {
+      status: DEFINITIONS[code].status,
+      headers: mergeHeaders(headers, problemHeaders, { 'Content-Length': String(body.byteLength) }),
+    });
+  };
 }
