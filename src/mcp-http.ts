@@ -31,8 +31,11 @@ export function admitsJson(accept: string | null): boolean {
 
 /** Reads at most `limit` bytes; a longer body is refused without being buffered whole. */
 async function readBounded(request: Request, limit: number): Promise<string | undefined> {
-  const declared = Number(request.headers.get('content-length') ?? NaN);
-  if (declared > limit) return undefined;
+  const declared = request.headers.get('content-length');
+  if (declared !== null) {
+    // The server enforces a declared length; reading it whole avoids a stream on Node's adapter.
+    return Number(declared) > limit ? undefined : request.text();
+  }
   if (!request.body) return '';
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -50,6 +53,9 @@ async function readBounded(request: Request, limit: number): Promise<string | un
   return new TextDecoder().decode(bytes);
 }
 
+/** The Accept the SDK's 2025 transport insists on; the answer is JSON either way. */
+const SDK_ACCEPT = 'application/json, text/event-stream';
+
 export function createMcpGate(endpoint: McpEndpoint, { allowedOrigins, maxBodyBytes }: McpGateOptions) {
   return async function serveMcp(request: Request): Promise<McpOutcome> {
     if (!originAllowed(request.headers.get('origin'), allowedOrigins)) return { refused: 'origin_not_allowed' };
@@ -58,16 +64,21 @@ export function createMcpGate(endpoint: McpEndpoint, { allowedOrigins, maxBodyBy
     const text = await readBounded(request, maxBodyBytes);
     if (text === undefined) return { refused: 'payload_too_large' };
 
-    // The SDK's 2025 transport insists on both media types; the answer is JSON either way.
-    const headers = new Headers(request.headers);
-    headers.set('accept', 'application/json, text/event-stream');
-    headers.delete('content-length');
-    const forwarded = new Request(request.url, { method: 'POST', headers, body: text, signal: request.signal });
     let parsedBody: unknown;
     try {
       parsedBody = JSON.parse(text);
     } catch {
       parsedBody = undefined; // the SDK answers malformed JSON with a JSON-RPC parse error
+    }
+    // The SDK reads the parsed body, so the request is rebuilt only to relax Accept or to carry
+    // a body the SDK must parse (and reject) itself.
+    let forwarded = request;
+    if (parsedBody === undefined || request.headers.get('accept') !== SDK_ACCEPT) {
+      const headers = new Headers(request.headers);
+      headers.set('accept', SDK_ACCEPT);
+      headers.delete('content-length');
+      const body = parsedBody === undefined ? text : undefined;
+      forwarded = new Request(request.url, { method: 'POST', headers, body, signal: request.signal });
     }
     return { response: await endpoint(forwarded, parsedBody) };
   };
