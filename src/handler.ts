@@ -28,7 +28,7 @@ import { problemResponder, problemType } from './problems.ts';
 import { clientKey, Limiter, policyHeader, rateLimitHeaders } from './ratelimit/limiter.ts';
 import { MemoryStore } from './ratelimit/memory.ts';
 import type { CounterStore } from './ratelimit/store.ts';
-import { MCP_PATH, OPENAPI_PATH, PUBLIC_CACHE } from './routes.ts';
+import { HEALTH_PATH, MCP_PATH, OPENAPI_PATH, PUBLIC_CACHE } from './routes.ts';
 import { PROBLEM_CODES, type ApiIndex, type Health, type Product } from './schemas.ts';
 
 export interface HandlerOptions {
@@ -57,7 +57,6 @@ export interface Handler {
 
 const PREFLIGHT_MAX_AGE = '86400';
 
-const HEALTH_PATH = '/api/v1/health';
 /** The path of a request URL, which the Request constructor has already normalised, without a URL object. */
 export function pathOf(url: string): string {
   const start = url.indexOf('/', url.indexOf('//') + 2);

@@ -58,4 +58,5 @@ export const REST_ROUTES: RestRoute[] = [
 ];
 
 export const OPENAPI_PATH = '/openapi.json';
+export const HEALTH_PATH = '/api/v1/health';
 export const MCP_PATH = '/mcp';
