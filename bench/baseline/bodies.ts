@@ -60,3 +60,22 @@ export function answers(bodies: Bodies) {
     notFound: { status: 404, body: bodies.notFound, headers: { 'Content-Type': 'application/problem+json; charset=utf-8' } },
   };
 }
+
+/** The fetch function of the Bun and Deno baselines: pick the answer by path, nothing else. */
+export function baselineFetch(bodies: Bodies, floor: () => Record<string, string>): (request: Request) => Response {
+  const a = answers(bodies);
+  return (request) => {
+    const url = request.url;
+    const path = url.slice(url.indexOf('/', 8));
+    if (path === FLOOR_PATH) return new Response(a.product.body, { headers: floor() });
+    const pick =
+      path === '/api/v1/product'
+        ? a.product
+        : path === '/openapi.json'
+          ? request.headers.get('accept-encoding')?.includes('gzip')
+            ? a.openapiGzip
+            : a.openapi
+          : a.notFound;
+    return new Response(pick.body, { status: pick.status, headers: pick.headers });
+  };
+}
