@@ -34,7 +34,7 @@ export function jsonBytes(value: unknown): Uint8Array<ArrayBuffer> {
   return encoder.encode(JSON.stringify(value));
 }
 
-export async function strongEtag(body: Uint8Array<ArrayBuffer>): Promise<string> {
+async function strongEtag(body: Uint8Array<ArrayBuffer>): Promise<string> {
   const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', body));
   return `"${btoa(String.fromCharCode(...digest.subarray(0, 18))).replace(/\+/g, '-').replace(/\//g, '_')}"`;
 }
@@ -66,7 +66,7 @@ export async function representation(
  * Whether Accept-Encoding admits gzip. RFC 9110 section 12.5.3: q=0 means "not acceptable", and a
  * coding named explicitly takes precedence over `*`.
  */
-export function acceptsGzip(acceptEncoding: string | null): boolean {
+function acceptsGzip(acceptEncoding: string | null): boolean {
   if (!acceptEncoding) return false;
   let wildcard = false;
   for (const part of acceptEncoding.split(',')) {
@@ -80,7 +80,7 @@ export function acceptsGzip(acceptEncoding: string | null): boolean {
 }
 
 /** RFC 9110 section 13.1.2: If-None-Match uses the weak comparison; `*` matches any current representation. */
-export function matchesIfNoneMatch(ifNoneMatch: string | null, etag: string): boolean {
+function matchesIfNoneMatch(ifNoneMatch: string | null, etag: string): boolean {
   if (!ifNoneMatch) return false;
   if (ifNoneMatch.trim() === '*') return true;
   const opaque = etag.replace(/^W\//, '');

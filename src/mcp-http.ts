@@ -19,7 +19,7 @@ export function originAllowed(origin: string | null, allowedOrigins: string[]): 
 }
 
 /** RFC 9110 section 12.5.1: absent Accept admits anything; otherwise some JSON-admitting range with q > 0. */
-export function admitsJson(accept: string | null): boolean {
+function admitsJson(accept: string | null): boolean {
   if (!accept) return true;
   return accept.split(',').some((range) => {
     const [type, ...params] = range.trim().toLowerCase().split(';').map((part) => part.trim());

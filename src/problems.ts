@@ -76,11 +76,7 @@ const DEFINITIONS: Record<ProblemCode, ProblemDefinition> = {
   },
 };
 
-export function problemStatus(code: ProblemCode): number {
-  return DEFINITIONS[code].status;
-}
-
-export function problemBody(
+function problemBody(
   base: string,
   code: ProblemCode,
   extra: Partial<Pick<Problem, 'detail' | 'instance' | 'violated-policies'>> = {},
