@@ -28,7 +28,7 @@ import { problemResponder, problemType } from './problems.ts';
 import { clientKey, Limiter, policyHeader, rateLimitHeaders } from './ratelimit/limiter.ts';
 import { MemoryStore } from './ratelimit/memory.ts';
 import type { CounterStore } from './ratelimit/store.ts';
-import { HEALTH_PATH, MCP_PATH, OPENAPI_PATH, PUBLIC_CACHE } from './routes.ts';
+import { API_PATH, HEALTH_PATH, isV1Path, MCP_PATH, OPENAPI_PATH, PRODUCT_PATH, PUBLIC_CACHE } from './routes.ts';
 import { PROBLEM_CODES, type ApiIndex, type Health, type Product } from './schemas.ts';
 
 export interface HandlerOptions {
@@ -64,7 +64,6 @@ export function pathOf(url: string): string {
   const end = url.slice(start).search(/[?#]/);
   return end < 0 ? url.slice(start) : url.slice(start, start + end);
 }
-const isV1 = (pathname: string) => pathname === '/api/v1' || pathname.startsWith('/api/v1/');
 
 export async function createHandler(options: HandlerOptions): Promise<Handler> {
   const base = options.publicBaseUrl.replace(/\/+$/, '');
@@ -106,9 +105,9 @@ export async function createHandler(options: HandlerOptions): Promise<Handler> {
     apiVersion: 'v1',
     description: facts.product.summary,
     links: {
-      self: `${base}/api/v1`,
-      health: `${base}/api/v1/health`,
-      product: `${base}/api/v1/product`,
+      self: `${base}${API_PATH}`,
+      health: `${base}${HEALTH_PATH}`,
+      product: `${base}${PRODUCT_PATH}`,
       openapi: `${base}${OPENAPI_PATH}`,
       problems: `${base}/problems/api_route_not_found`,
     },
@@ -152,14 +151,14 @@ export async function createHandler(options: HandlerOptions): Promise<Handler> {
       router.head(path, route);
       return;
     }
-    const prepared = prepare(route, isV1(path) ? v1Response : everyResponse);
+    const prepared = prepare(route, isV1Path(path) ? v1Response : everyResponse);
     staticAnswers.set(path, prepared);
     router.get(path, () => prepared);
     router.head(path, () => prepared);
   };
-  serve('/api/v1', reps.index);
+  serve(API_PATH, reps.index);
   serve(HEALTH_PATH, health);
-  serve('/api/v1/product', reps.product);
+  serve(PRODUCT_PATH, reps.product);
   serve(OPENAPI_PATH, reps.openapi);
   for (const code of PROBLEM_CODES) {
     serve(`/problems/${code}`, await representation(problemType(base, code), { cacheControl: 'public, max-age=86400' }));
@@ -178,8 +177,8 @@ export async function createHandler(options: HandlerOptions): Promise<Handler> {
   }
   for (const [path, methods] of allowByPath) allowByPath.set(path, `${methods}, OPTIONS`);
 
-  async function preflight(request: Request, pathname: string, key: string): Promise<Response> {
-    const headers = mergeHeaders(isV1(pathname) ? v1Response : everyResponse, rateLimitHeaders(policy, await limiter.peek(key)));
+  async function preflight(request: Request, pathname: string, key: string, common: Headers): Promise<Response> {
+    const headers = mergeHeaders(common, rateLimitHeaders(policy, await limiter.peek(key)));
     const allow = allowByPath.get(pathname);
     if (!allow) return problem(request, 'api_route_not_found', headers);
     if (pathname === MCP_PATH && !originAllowed(request.headers.get('origin'), allowedOrigins)) {
@@ -200,9 +199,9 @@ export async function createHandler(options: HandlerOptions): Promise<Handler> {
     let limits: Headers = {};
     try {
       const pathname = pathOf(request.url);
-      common = isV1(pathname) ? v1Response : everyResponse;
+      common = isV1Path(pathname) ? v1Response : everyResponse;
       const key = clientKey(request, info.clientAddress, trustProxyHops);
-      if (request.method === 'OPTIONS') return await preflight(request, pathname, key);
+      if (request.method === 'OPTIONS') return await preflight(request, pathname, key, common);
 
       const state = await limiter.hit(key);
       limits = rateLimitHeaders(policy, state);

@@ -3,7 +3,7 @@
  * schemas (JSON Schema draft 2020-12, the dialect of OpenAPI 3.1).
  */
 import { toJsonSchemaDefs } from '@valibot/to-json-schema';
-import { MCP_PATH, OPENAPI_PATH, REST_ROUTES } from './routes.ts';
+import { HEALTH_PATH, isV1Path, MCP_PATH, OPENAPI_PATH, REST_ROUTES } from './routes.ts';
 import * as schemas from './schemas.ts';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
@@ -81,7 +81,7 @@ export function buildOpenApi(input: OpenApiInput): Record<string, unknown> {
         ...(route.path.includes('{code}') ? { '404': responseRef('NotFound') } : {}),
         '429': responseRef('TooManyRequests'),
         '500': responseRef('InternalError'),
-        ...(route.path === '/api/v1/health' ? {} : { '503': responseRef('ServiceUnavailable') }),
+        ...(route.path === HEALTH_PATH ? {} : { '503': responseRef('ServiceUnavailable') }),
       },
     };
   };
@@ -100,7 +100,7 @@ export function buildOpenApi(input: OpenApiInput): Record<string, unknown> {
   ];
   const paths: Record<string, unknown> = {};
   for (const route of restRoutes) {
-    const isV1 = route.path === '/api/v1' || route.path.startsWith('/api/v1/');
+    const isV1 = isV1Path(route.path);
     paths[route.path] = { get: getOperation(route, isV1, 'get'), head: getOperation(route, isV1, 'head') };
   }
 

@@ -5,6 +5,14 @@
 import type * as v from 'valibot';
 import { ApiIndex, Health, Product, PROBLEM_CODES, ProblemType } from './schemas.ts';
 
+export const API_PATH = '/api/v1';
+export const HEALTH_PATH = `${API_PATH}/health`;
+export const PRODUCT_PATH = `${API_PATH}/product`;
+export const OPENAPI_PATH = '/openapi.json';
+
+/** Whether a path is under the versioned API (and so carries its deprecation notice). */
+export const isV1Path = (path: string) => path === API_PATH || path.startsWith(`${API_PATH}/`);
+
 export const PUBLIC_CACHE = 'public, max-age=60';
 
 export interface RestRoute {
@@ -20,7 +28,7 @@ export interface RestRoute {
 
 export const REST_ROUTES: RestRoute[] = [
   {
-    path: '/api/v1',
+    path: API_PATH,
     operationId: 'getApiIndex',
     summary: 'API index',
     description: 'Name, version and links to every endpoint, the OpenAPI document and the MCP endpoint with its tool names.',
@@ -29,7 +37,7 @@ export const REST_ROUTES: RestRoute[] = [
     cacheControl: PUBLIC_CACHE,
   },
   {
-    path: '/api/v1/health',
+    path: HEALTH_PATH,
     operationId: 'getHealth',
     summary: 'Service health',
     description: 'Always 200 while the service answers; `status` is "degraded" with a reason when a dependency is down. Never cached.',
@@ -38,7 +46,7 @@ export const REST_ROUTES: RestRoute[] = [
     cacheControl: 'no-store',
   },
   {
-    path: '/api/v1/product',
+    path: PRODUCT_PATH,
     operationId: 'getProduct',
     summary: 'Reviewed product facts',
     description: 'The reviewed product facts with their review date, the canonical public resources and the safe start options.',
@@ -57,6 +65,4 @@ export const REST_ROUTES: RestRoute[] = [
   },
 ];
 
-export const OPENAPI_PATH = '/openapi.json';
-export const HEALTH_PATH = '/api/v1/health';
 export const MCP_PATH = '/mcp';
