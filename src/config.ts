@@ -8,6 +8,22 @@ export class StartupError extends Error {
   override name = 'StartupError';
 }
 
+/** The defaults of every setting: the environment's and, for an embedding app, `createHandler`'s. */
+export const DEFAULTS = {
+  port: 8787,
+  host: '127.0.0.1',
+  rateLimit: { quota: 120, windowSeconds: 60, fail: 'open' as 'open' | 'closed' },
+  trustProxyHops: 0,
+  mcp: { maxBodyBytes: 65536 },
+};
+
+/** `defaults` with every value `given` defines (an undefined value keeps the default). */
+export function withDefaults<T extends object, G extends Partial<T>>(defaults: T, given: G | undefined): T & G {
+  const merged = { ...defaults } as Record<string, unknown>;
+  for (const [name, value] of Object.entries(given ?? {})) if (value !== undefined) merged[name] = value;
+  return merged as T & G;
+}
+
 const DAY_MS = 86_400_000;
 const MIN_SUNSET_NOTICE_DAYS = 90;
 const ISO_DATE_OR_DATE_TIME = /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2}))?$/;
@@ -42,12 +58,12 @@ const baseUrl = v.pipe(
 );
 
 const Environment = v.object({
-  PORT: v.optional(wholeNumber(0, 65535), '8787'),
-  HOST: v.optional(v.pipe(v.string(), v.nonEmpty('must not be empty')), '127.0.0.1'),
+  PORT: v.optional(wholeNumber(0, 65535), String(DEFAULTS.port)),
+  HOST: v.optional(v.pipe(v.string(), v.nonEmpty('must not be empty')), DEFAULTS.host),
   PUBLIC_BASE_URL: v.optional(baseUrl),
   FACTS_FILE: v.optional(v.pipe(v.string(), v.nonEmpty('must be a file path'))),
-  RATE_LIMIT_QUOTA: v.optional(wholeNumber(1, 1_000_000_000), '120'),
-  RATE_LIMIT_WINDOW_SECONDS: v.optional(wholeNumber(1, 86_400), '60'),
+  RATE_LIMIT_QUOTA: v.optional(wholeNumber(1, 1_000_000_000), String(DEFAULTS.rateLimit.quota)),
+  RATE_LIMIT_WINDOW_SECONDS: v.optional(wholeNumber(1, 86_400), String(DEFAULTS.rateLimit.windowSeconds)),
   REDIS_URL: v.optional(
     v.pipe(
       v.string(),
@@ -55,8 +71,8 @@ const Environment = v.object({
       v.check((text) => URL.canParse(text) && /^rediss?:$/.test(new URL(text).protocol), 'must start with redis:// or rediss://'),
     ),
   ),
-  RATE_LIMIT_FAIL: v.optional(v.picklist(['open', 'closed'], 'must be "open" or "closed"'), 'open'),
-  TRUST_PROXY_HOPS: v.optional(wholeNumber(0, 32), '0'),
+  RATE_LIMIT_FAIL: v.optional(v.picklist(['open', 'closed'], 'must be "open" or "closed"'), DEFAULTS.rateLimit.fail),
+  TRUST_PROXY_HOPS: v.optional(wholeNumber(0, 32), String(DEFAULTS.trustProxyHops)),
   MCP_ALLOWED_ORIGINS: v.optional(
     v.pipe(
       v.string(),
@@ -67,7 +83,7 @@ const Environment = v.object({
       ),
     ),
   ),
-  MCP_MAX_BODY_BYTES: v.optional(wholeNumber(1024, 16 * 1024 * 1024), '65536'),
+  MCP_MAX_BODY_BYTES: v.optional(wholeNumber(1024, 16 * 1024 * 1024), String(DEFAULTS.mcp.maxBodyBytes)),
   DEPRECATION_DATE: v.optional(isoDate),
   SUNSET_DATE: v.optional(isoDate),
   SUCCESSOR_PATH: v.optional(

@@ -1,5 +1,7 @@
 /** @module The problem types of the contract and their RFC 9457 bodies. */
-import { jsonBytes, mergeHeaders, type Headers } from './http.ts';
+import { mergeHeaders, type HeaderRecord } from './headers.ts';
+import { jsonBytes } from './http.ts';
+import { problemPath } from './routes.ts';
 import type { Problem, ProblemCode, ProblemType } from './schemas.ts';
 
 interface ProblemDefinition {
@@ -76,6 +78,10 @@ const DEFINITIONS: Record<ProblemCode, ProblemDefinition> = {
   },
 };
 
+export const problemDescription = (code: ProblemCode): ProblemDefinition => DEFINITIONS[code];
+
+const typeUri = (base: string, code: ProblemCode) => `${base}${problemPath(code)}`;
+
 function problemBody(
   base: string,
   code: ProblemCode,
@@ -83,7 +89,7 @@ function problemBody(
 ): Problem {
   const { status, title, detail, resolution } = DEFINITIONS[code];
   return {
-    type: `${base}/problems/${code}`,
+    type: typeUri(base, code),
     title,
     status,
     code,
@@ -95,11 +101,11 @@ function problemBody(
 
 export function problemType(base: string, code: ProblemCode): ProblemType {
   const { status, title, description, resolution } = DEFINITIONS[code];
-  return { type: `${base}/problems/${code}`, code, title, status, description, resolution: resolution.replace('{base}', base) };
+  return { type: typeUri(base, code), code, title, status, description, resolution: resolution.replace('{base}', base) };
 }
 
 export type ProblemExtra = Partial<Pick<Problem, 'detail' | 'instance' | 'violated-policies'>>;
-export type ProblemResponder = (request: Request, code: ProblemCode, headers: Headers, extra?: ProblemExtra) => Response;
+export type ProblemResponder = (request: Request, code: ProblemCode, headers: HeaderRecord, extra?: ProblemExtra) => Response;
 
 /**
  * Answers with RFC 9457 problems for `base`. Bodies without per-request members are serialised once.

@@ -1,68 +1,128 @@
 /**
- * @module The REST route table: one entry per GET/HEAD path, the single source for routing and for
- * the OpenAPI document.
+ * @module The route table: every path the service serves, declared once. Dispatch, `Allow`, the
+ * cache policy and the OpenAPI document all read it.
  */
 import type * as v from 'valibot';
-import { ApiIndex, Health, Product, PROBLEM_CODES, ProblemType } from './schemas.ts';
+import { ApiIndex, Health, JsonRpcResponse, OpenApiDocument, Product, PROBLEM_CODES, ProblemType } from './schemas.ts';
+
+export type Method = 'GET' | 'HEAD' | 'POST';
+
+export interface Route {
+  /** OpenAPI path template. */
+  path: string;
+  methods: readonly Method[];
+  /** How it is answered: a document built once from the facts, or per request. */
+  answer: 'document' | 'health' | 'mcp';
+  operationId: string;
+  summary: string;
+  description: string;
+  tag: 'v1' | 'service' | 'mcp';
+  /** The success body; its `v.title` names the OpenAPI component. */
+  body: v.GenericSchema;
+  mediaType: string;
+  /** Cache-Control of a success answer (the documents'; MCP answers carry the SDK's). */
+  cacheControl?: string;
+  /** Path parameters and the values each takes; every combination is an exact path. */
+  params?: Record<string, readonly string[]>;
+}
 
 export const API_PATH = '/api/v1';
 export const HEALTH_PATH = `${API_PATH}/health`;
 export const PRODUCT_PATH = `${API_PATH}/product`;
 export const OPENAPI_PATH = '/openapi.json';
+export const MCP_PATH = '/mcp';
+export const problemPath = (code: string) => `/problems/${code}`;
 
 /** Whether a path is under the versioned API (and so carries its deprecation notice). */
 export const isV1Path = (path: string) => path === API_PATH || path.startsWith(`${API_PATH}/`);
 
 export const PUBLIC_CACHE = 'public, max-age=60';
+const JSON_TYPE = 'application/json';
+const GET: readonly Method[] = ['GET', 'HEAD'];
 
-export interface RestRoute {
-  /** OpenAPI path template. */
-  path: string;
-  operationId: string;
-  summary: string;
-  description: string;
-  schema: v.GenericSchema;
-  schemaName: string;
-  cacheControl: string;
-}
-
-export const REST_ROUTES: RestRoute[] = [
+export const ROUTES: Route[] = [
   {
     path: API_PATH,
+    methods: GET,
+    answer: 'document',
     operationId: 'getApiIndex',
     summary: 'API index',
     description: 'Name, version and links to every endpoint, the OpenAPI document and the MCP endpoint with its tool names.',
-    schema: ApiIndex,
-    schemaName: 'ApiIndex',
+    tag: 'v1',
+    body: ApiIndex,
+    mediaType: JSON_TYPE,
     cacheControl: PUBLIC_CACHE,
   },
   {
     path: HEALTH_PATH,
+    methods: GET,
+    answer: 'health',
     operationId: 'getHealth',
     summary: 'Service health',
     description: 'Always 200 while the service answers; `status` is "degraded" with a reason when a dependency is down. Never cached.',
-    schema: Health,
-    schemaName: 'Health',
+    tag: 'v1',
+    body: Health,
+    mediaType: JSON_TYPE,
     cacheControl: 'no-store',
   },
   {
     path: PRODUCT_PATH,
+    methods: GET,
+    answer: 'document',
     operationId: 'getProduct',
     summary: 'Reviewed product facts',
     description: 'The reviewed product facts with their review date, the canonical public resources and the safe start options.',
-    schema: Product,
-    schemaName: 'Product',
+    tag: 'v1',
+    body: Product,
+    mediaType: JSON_TYPE,
     cacheControl: PUBLIC_CACHE,
   },
   {
-    path: '/problems/{code}',
+    path: OPENAPI_PATH,
+    methods: GET,
+    answer: 'document',
+    operationId: 'getOpenApi',
+    summary: 'OpenAPI document',
+    description: 'This document: the authoritative contract. Sent gzip-coded when the client accepts it.',
+    tag: 'service',
+    body: OpenApiDocument,
+    mediaType: JSON_TYPE,
+    cacheControl: PUBLIC_CACHE,
+  },
+  {
+    path: problemPath('{code}'),
+    methods: GET,
+    answer: 'document',
     operationId: 'getProblemType',
     summary: 'Problem type description',
     description: `What a problem type means and how to resolve it; every problem \`type\` URI resolves here. Codes: ${PROBLEM_CODES.join(', ')}.`,
-    schema: ProblemType,
-    schemaName: 'ProblemType',
+    tag: 'service',
+    body: ProblemType,
+    mediaType: JSON_TYPE,
     cacheControl: 'public, max-age=86400',
+    params: { code: PROBLEM_CODES },
+  },
+  {
+    path: MCP_PATH,
+    methods: ['POST'],
+    answer: 'mcp',
+    operationId: 'postMcp',
+    summary: 'MCP Streamable HTTP endpoint',
+    description: 'Model Context Protocol over Streamable HTTP, stateless, JSON responses.',
+    tag: 'mcp',
+    body: JsonRpcResponse,
+    mediaType: JSON_TYPE,
   },
 ];
 
-export const MCP_PATH = '/mcp';
+/** The exact paths a route serves: its template filled with every combination of parameter values. */
+export function pathsOf(route: Route): { path: string; params: Record<string, string> }[] {
+  let paths = [{ path: route.path, params: {} as Record<string, string> }];
+  for (const [name, values] of Object.entries(route.params ?? {})) {
+    paths = paths.flatMap(({ path, params }) => values.map((value) => ({ path: path.replace(`{${name}}`, value), params: { ...params, [name]: value } })));
+  }
+  return paths;
+}
+
+/** RFC 9110 section 10.2.1: the methods a route's paths accept. */
+export const allowOf = (route: Route) => [...route.methods, 'OPTIONS'].join(', ');

@@ -152,6 +152,12 @@ export const ProblemType = v.pipe(
   v.description('What a problem type means and how to resolve it.'),
 );
 
+export const OpenApiDocument = v.pipe(
+  v.looseObject({ openapi: v.string(), info: v.looseObject({}), paths: v.looseObject({}) }),
+  v.title('OpenApiDocument'),
+  v.description('An OpenAPI 3.1 document.'),
+);
+
 // MCP tool inputs and outputs. Outputs are the matching parts of the Product body.
 export const NoInput = v.strictObject({}, 'unknown argument: this tool takes no arguments; call it with {}');
 export const ListResourcesInput = v.strictObject(

@@ -1,6 +1,6 @@
 /**
  * @module The `default` rate-limit policy: counts each request in a fixed, epoch-aligned window and
- * reports the state the headers advertise. When the shared store fails, the failure policy decides:
+ * reports the state the headers advertise (see fields.ts). When the shared store fails, the failure policy decides:
  * fail open keeps counting in memory per instance; fail closed marks the request unavailable.
  */
 import { MemoryStore } from './memory.ts';
@@ -87,37 +87,4 @@ export class Limiter {
   close(): Promise<void> {
     return this.#store.close();
   }
-}
-
-/** The RateLimit fields (draft-ietf-httpapi-ratelimit-headers, -08 to -11) and their X- forms. */
-export function rateLimitHeaders(policy: string, state: RateLimitState): Record<string, string> {
-  return {
-    'RateLimit-Policy': policy,
-    RateLimit: `"default";r=${state.remaining};t=${state.resetSeconds}`,
-    'X-RateLimit-Limit': String(state.quota),
-    'X-RateLimit-Remaining': String(state.remaining),
-    'X-RateLimit-Reset': String(state.resetEpoch),
-  };
-}
-
-export function policyHeader(quota: number, windowSeconds: number): string {
-  return `"default";q=${quota};w=${windowSeconds}`;
-}
-
-/** The client a request counts against. Without an address (embedded use) all such requests share one key. */
-export function clientKey(request: Request, address: string | undefined, trustedHops: number): string {
-  if (trustedHops > 0) {
-    const forwarded = request.headers.get('x-forwarded-for');
-    if (forwarded) {
-      // Each trusted proxy appends the address it saw; entries left of those it vouches for may be forged.
-      const hops = forwarded.split(',').map((hop) => hop.trim()).filter(Boolean);
-      const client = hops[Math.max(0, hops.length - trustedHops)];
-      if (client) return normalise(client);
-    }
-  }
-  return address ? normalise(address) : 'unknown';
-}
-
-function normalise(address: string): string {
-  return address.startsWith('::ffff:') ? address.slice(7) : address;
 }

@@ -1,6 +1,8 @@
 import { parseList } from 'structured-headers';
 import { afterAll, describe, expect, it } from 'vitest';
-import { clientKey, Limiter, policyHeader, rateLimitHeaders } from '../../src/ratelimit/limiter.ts';
+import { clientKey } from '../../src/ratelimit/client.ts';
+import { policyField as policyHeader, rateLimitFields as rateLimitHeaders } from '../../src/ratelimit/fields.ts';
+import { Limiter } from '../../src/ratelimit/limiter.ts';
 import { MemoryStore } from '../../src/ratelimit/memory.ts';
 import type { CounterStore } from '../../src/ratelimit/store.ts';
 import { awayFromWindowEdge, closeHandlers, limits, makeHandler, send } from './helpers.ts';

@@ -3,8 +3,10 @@
  * bodies of bounded size. What passes is handed to the SDK with its body already parsed.
  */
 import { isJsonContentType } from '@modelcontextprotocol/server';
-import type { McpEndpoint } from './mcp.ts';
-import type { ProblemCode } from './schemas.ts';
+import { originAllowed } from '../cors.ts';
+import { admitsJson } from '../negotiation.ts';
+import type { ProblemCode } from '../schemas.ts';
+import type { McpEndpoint } from './server.ts';
 
 export interface McpGateOptions {
   /** Allowed browser origins; `*` admits any. Requests without Origin are always served. */
@@ -13,21 +15,6 @@ export interface McpGateOptions {
 }
 
 export type McpOutcome = { refused: ProblemCode } | { response: Response };
-
-export function originAllowed(origin: string | null, allowedOrigins: string[]): boolean {
-  return origin === null || allowedOrigins.includes('*') || allowedOrigins.includes(origin);
-}
-
-/** RFC 9110 section 12.5.1: absent Accept admits anything; otherwise some JSON-admitting range with q > 0. */
-function admitsJson(accept: string | null): boolean {
-  if (!accept) return true;
-  return accept.split(',').some((range) => {
-    const [type, ...params] = range.trim().toLowerCase().split(';').map((part) => part.trim());
-    const q = params.find((param) => param.startsWith('q='));
-    const wanted = type === '*/*' || type === 'application/*' || type === 'application/json';
-    return wanted && (q === undefined || Number(q.slice(2)) > 0);
-  });
-}
 
 /** Reads at most `limit` bytes; a longer body is refused without being buffered whole. */
 async function readBounded(request: Request, limit: number): Promise<string | undefined> {

@@ -1,0 +1,37 @@
+/**
+ * @module The itty-router that dispatches what the documents map does not answer: health, MCP,
+ * preflights and the 405 with `Allow` on every known path. Registered from the route table, one
+ * exact path at a time; any other path is the 404 without a pattern scan (itty's patterns also
+ * admit a trailing slash, and the contract's paths are exact).
+ */
+import { Router } from 'itty-router';
+import type { HeaderRecord } from './headers.ts';
+import { allowOf, pathsOf, ROUTES, type Route } from './routes.ts';
+
+type Answer = (request: Request, headers: HeaderRecord) => Response | Promise<Response>;
+
+export interface Answers {
+  health: Answer;
+  mcp: Answer;
+  preflight: (request: Request, headers: HeaderRecord, route: Route) => Response | Promise<Response>;
+  methodNotAllowed: (request: Request, headers: HeaderRecord, allow: string) => Response;
+  notFound: Answer;
+}
+
+/** `headers` are the ones this request's answer carries (fixed and rate-limit fields), for the answer to extend. */
+export function createDispatcher(answers: Answers): (request: Request, path: string, headers: HeaderRecord) => Promise<Response> {
+  const router = Router<Request, [HeaderRecord]>();
+  const known = new Set<string>();
+  for (const route of ROUTES) {
+    const allow = allowOf(route);
+    for (const { path } of pathsOf(route)) {
+      known.add(path);
+      // GET and HEAD of a document are answered before dispatch, from the documents map.
+      if (route.answer === 'health') router.get(path, answers.health).head(path, answers.health);
+      if (route.answer === 'mcp') router.post(path, answers.mcp);
+      router.options(path, (request, headers) => answers.preflight(request, headers, route));
+      router.all(path, (request, headers) => answers.methodNotAllowed(request, headers, allow));
+    }
+  }
+  return async (request, path, headers) => (known.has(path) ? router.fetch(request, headers) : answers.notFound(request, headers));
+}

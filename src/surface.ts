@@ -1,0 +1,107 @@
+/**
+ * @module Everything served that does not depend on the request, built once from the settings and
+ * the facts: each document serialised, hashed, compressed and given its fixed headers, the health
+ * answer, and the MCP endpoint. Building it again from new facts swaps all of them together.
+ */
+import pkg from '../package.json' with { type: 'json' };
+import { CORS_HEADERS } from './cors.ts';
+import type { DeprecationNotice } from './deprecation.ts';
+import { mergeHeaders, type HeaderRecord } from './headers.ts';
+import { prepare, type PreparedRepresentation } from './http.ts';
+import { createMcpGate, type McpOutcome } from './mcp/gate.ts';
+import { createMcpEndpoint, MCP_PROTOCOL_VERSIONS } from './mcp/server.ts';
+import { TOOL_NAMES } from './mcp/tools.ts';
+import { buildOpenApi } from './openapi.ts';
+import { problemType } from './problems.ts';
+import { API_PATH, HEALTH_PATH, isV1Path, MCP_PATH, OPENAPI_PATH, pathsOf, problemPath, PRODUCT_PATH, ROUTES, type Route } from './routes.ts';
+import type { ApiIndex, Health, Product, ProblemCode } from './schemas.ts';
+
+export interface Settings {
+  /** `{base}`, without a trailing slash. */
+  base: string;
+  deprecation?: DeprecationNotice;
+  storeKind: Health['rateLimitStore'];
+  mcp: { allowedOrigins: string[]; maxBodyBytes: number };
+}
+
+export interface Surface {
+  facts: Product;
+  /** The GET/HEAD answer of every document path, by exact path. */
+  documents: Map<string, PreparedRepresentation>;
+  /** The health answer; `failure` says why the service is degraded. */
+  health(failure: string | undefined): Promise<PreparedRepresentation>;
+  mcp(request: Request): Promise<McpOutcome>;
+}
+
+interface Context {
+  settings: Settings;
+  facts: Product;
+  name: string;
+}
+
+/** The builder of each document route's body, by route path. */
+const DOCUMENTS: Record<string, (context: Context, params: Record<string, string>) => unknown> = {
+  [API_PATH]: apiIndex,
+  [PRODUCT_PATH]: ({ facts }) => facts,
+  [OPENAPI_PATH]: ({ settings, name }) =>
+    buildOpenApi({
+      base: settings.base,
+      title: name,
+      version: pkg.version,
+      deprecated: Boolean(settings.deprecation),
+      mcpMaxBodyBytes: settings.mcp.maxBodyBytes,
+      mcpProtocolVersions: MCP_PROTOCOL_VERSIONS,
+      toolNames: TOOL_NAMES,
+    }),
+  [problemPath('{code}')]: ({ settings }, { code }) => problemType(settings.base, code as ProblemCode),
+};
+
+function apiIndex({ settings: { base, deprecation }, facts, name }: Context): ApiIndex {
+  return {
+    name,
+    apiVersion: 'v1',
+    description: facts.product.summary,
+    links: {
+      self: `${base}${API_PATH}`,
+      health: `${base}${HEALTH_PATH}`,
+      product: `${base}${PRODUCT_PATH}`,
+      openapi: `${base}${OPENAPI_PATH}`,
+      problems: `${base}${problemPath('api_route_not_found')}`,
+    },
+    mcp: { url: `${base}${MCP_PATH}`, transport: 'streamable-http', protocolVersions: MCP_PROTOCOL_VERSIONS, tools: TOOL_NAMES },
+    ...(deprecation ? { deprecation: deprecation.index } : {}),
+  };
+}
+
+/** The headers every answer on `path` carries besides the rate-limit fields. */
+export function fixedHeaders({ base, deprecation }: Settings): (path: string) => HeaderRecord {
+  const serviceDesc = `<${base}${OPENAPI_PATH}>; rel="service-desc"`;
+  const everyResponse = mergeHeaders({ 'X-Content-Type-Options': 'nosniff' }, CORS_HEADERS, { Link: serviceDesc });
+  const v1Response = deprecation
+    ? mergeHeaders(everyResponse, deprecation.headers, { Link: `${serviceDesc}, ${deprecation.successorLink}` })
+    : everyResponse;
+  return (path) => (isV1Path(path) ? v1Response : everyResponse);
+}
+
+export async function buildSurface(settings: Settings, facts: Product): Promise<Surface> {
+  const context: Context = { settings, facts, name: `${facts.product.name} public API` };
+  const headersFor = fixedHeaders(settings);
+  const build = (route: Route, path: string, value: unknown) =>
+    prepare(value, { mediaType: route.mediaType, cacheControl: route.cacheControl!, fixed: headersFor(path) });
+
+  const documents = new Map<string, PreparedRepresentation>();
+  for (const route of ROUTES.filter((route) => route.answer === 'document')) {
+    for (const { path, params } of pathsOf(route)) documents.set(path, await build(route, path, DOCUMENTS[route.path]!(context, params)));
+  }
+
+  const healthRoute = ROUTES.find((route) => route.answer === 'health')!;
+  const healthOf = (health: Health) => build(healthRoute, healthRoute.path, health);
+  const healthy = await healthOf({ status: 'ok', rateLimitStore: settings.storeKind });
+
+  return {
+    facts,
+    documents,
+    health: (failure) => (failure ? healthOf({ status: 'degraded', rateLimitStore: settings.storeKind, reason: failure }) : Promise.resolve(healthy)),
+    mcp: createMcpGate(createMcpEndpoint(facts, { name: context.name, version: pkg.version }), settings.mcp),
+  };
+}
