@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Handler } from '../../src/handler.ts';
-import { awayFromWindowEdge, BASE, closeHandlers, limits, makeHandler, send, sleep } from './helpers.ts';
+import { BASE, closeHandlers, makeHandler, send } from '../support/handler.ts';
+import { awayFromWindowEdge, limits, sleep } from '../support/ratelimit.ts';
 
 const WINDOW = 3600;
 let nextClient = 1;
@@ -140,7 +141,7 @@ describe('rate-limit headers on every answer', () => {
   });
 
   it('reports the defaults from the contract: 120 requests per 60 s', async () => {
-    const handler = await makeHandler();
+    const handler = await makeHandler({ rateLimit: {} });
     const parsed = limits(await send(handler, '/api/v1', { address: freshClient() }));
     expect(parsed.policy).toEqual({ name: 'default', q: 120, w: 60 });
     expect(parsed.limit).toBe(120);

@@ -1,11 +1,9 @@
-import { parseList } from 'structured-headers';
 import { afterAll, describe, expect, it } from 'vitest';
-import { clientKey } from '../../src/ratelimit/client.ts';
-import { policyField as policyHeader, rateLimitFields as rateLimitHeaders } from '../../src/ratelimit/fields.ts';
 import { Limiter } from '../../src/ratelimit/limiter.ts';
 import { MemoryStore } from '../../src/ratelimit/memory.ts';
 import type { CounterStore } from '../../src/ratelimit/store.ts';
-import { awayFromWindowEdge, closeHandlers, limits, makeHandler, send } from './helpers.ts';
+import { closeHandlers, makeHandler, send } from '../support/handler.ts';
+import { awayFromWindowEdge, limits } from '../support/ratelimit.ts';
 
 // 20 s into a 60 s window that starts on a whole minute.
 const WINDOW_START = 1_800_000_000_000 - (1_800_000_000_000 % 60_000);
@@ -95,58 +93,6 @@ describe('Limiter', () => {
     store.down = false;
     expect((await limiter.hit('client', NOW)).unavailable).toBe(false);
     expect(limiter.health().failure).toBeUndefined();
-  });
-});
-
-describe('rateLimitHeaders', () => {
-  it('writes the IETF fields as structured-field Lists and the X- forms as integers', () => {
-    const headers = rateLimitHeaders(policyHeader(120, 60), {
-      quota: 120,
-      remaining: 117,
-      resetSeconds: 42,
-      resetEpoch: 1_795_046_400,
-      exceeded: false,
-      unavailable: false,
-    });
-    const [policy] = parseList(headers['RateLimit-Policy']!);
-    expect(policy![0]).toBe('default');
-    expect(Object.fromEntries(policy![1])).toEqual({ q: 120, w: 60 });
-    const [limit] = parseList(headers.RateLimit!);
-    expect(limit![0]).toBe('default');
-    expect(Object.fromEntries(limit![1])).toEqual({ r: 117, t: 42 });
-    expect(headers['X-RateLimit-Limit']).toBe('120');
-    expect(headers['X-RateLimit-Remaining']).toBe('117');
-    expect(headers['X-RateLimit-Reset']).toBe('1795046400');
-  });
-});
-
-describe('clientKey', () => {
-  const request = (forwardedFor?: string) =>
-    new Request('http://127.0.0.1/api/v1', { headers: forwardedFor === undefined ? {} : { 'X-Forwarded-For': forwardedFor } });
-
-  it('is the connection address when no proxy is trusted, whatever X-Forwarded-For says', () => {
-    expect(clientKey(request(), '198.51.100.7', 0)).toBe('198.51.100.7');
-    expect(clientKey(request('192.0.2.1'), '198.51.100.7', 0)).toBe('198.51.100.7');
-    expect(clientKey(request('192.0.2.1, 192.0.2.2'), '198.51.100.7', 0)).toBe('198.51.100.7');
-  });
-
-  it('believes as many X-Forwarded-For entries, from the right, as proxies are trusted', () => {
-    expect(clientKey(request('192.0.2.66, 192.0.2.1'), '10.0.0.1', 1)).toBe('192.0.2.1');
-    expect(clientKey(request('192.0.2.66,192.0.2.1 , 192.0.2.2'), '10.0.0.1', 2)).toBe('192.0.2.1');
-    // Fewer entries than trusted proxies: the leftmost one there is.
-    expect(clientKey(request('192.0.2.1'), '10.0.0.1', 3)).toBe('192.0.2.1');
-    // No header behind a trusted proxy: the connection address.
-    expect(clientKey(request(), '10.0.0.1', 1)).toBe('10.0.0.1');
-  });
-
-  it('treats an IPv4-mapped IPv6 address as the IPv4 address', () => {
-    expect(clientKey(request(), '::ffff:198.51.100.7', 0)).toBe('198.51.100.7');
-    expect(clientKey(request('::ffff:192.0.2.1'), '10.0.0.1', 1)).toBe('192.0.2.1');
-  });
-
-  it('without an address, every request shares the fallback key', () => {
-    expect(clientKey(request(), undefined, 0)).toBe('unknown');
-    expect(clientKey(request('192.0.2.1'), undefined, 0)).toBe('unknown');
   });
 });
 

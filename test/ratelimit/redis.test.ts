@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Handler } from '../../src/handler.ts';
 import { createRedisStore } from '../../src/ratelimit/redis.ts';
 import { freePort, startRedis, type RedisServer } from '../support/redis.ts';
-import { awayFromWindowEdge, closeHandlers, eventually, limits, makeHandler, send, sleep } from './helpers.ts';
+import { closeHandlers, makeHandler, send } from '../support/handler.ts';
+import { awayFromWindowEdge, eventually, limits, sleep } from '../support/ratelimit.ts';
 
 const WINDOW = 3600;
 const HEALTH_CLIENT = '192.0.2.250';

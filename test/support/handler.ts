@@ -1,6 +1,6 @@
-/** Builds handlers in-process around the shipped sample facts. */
+/** Builds handlers in-process around the shipped sample facts, and sends them requests. */
 import { checkFacts } from '../../src/facts.ts';
-import { createHandler, type HandlerOptions } from '../../src/handler.ts';
+import { createHandler, type Handler, type HandlerOptions, type RequestInfo } from '../../src/handler.ts';
 import sample from '../../src/sample-facts.json' with { type: 'json' };
 
 export const BASE = 'https://api.example.com';
@@ -9,10 +9,34 @@ export function sampleFacts() {
   return checkFacts('sample', structuredClone(sample));
 }
 
-export function makeHandler(options: Partial<HandlerOptions> = {}) {
-  return createHandler({ publicBaseUrl: BASE, facts: sampleFacts(), rateLimit: { quota: 1_000_000 }, ...options });
+const open = new Set<Handler>();
+
+/**
+ * A handler over the sample facts, with a quota no test reaches unless `rateLimit` is given
+ * (`rateLimit: {}` for the defaults). Closed by closeHandlers().
+ */
+export async function makeHandler(options: Partial<HandlerOptions> = {}): Promise<Handler> {
+  const handler = await createHandler({ publicBaseUrl: BASE, facts: sampleFacts(), rateLimit: { quota: 1_000_000 }, ...options });
+  open.add(handler);
+  return handler;
+}
+
+export async function closeHandlers(): Promise<void> {
+  const handlers = [...open];
+  open.clear();
+  await Promise.all(handlers.map((handler) => handler.close()));
 }
 
 export function get(path: string, init: RequestInit = {}): Request {
   return new Request(`${BASE}${path}`, init);
+}
+
+/** Sends `method path` to the handler, as from `address` (null: no address known). */
+export function send(
+  handler: Handler,
+  path: string,
+  { method = 'GET', headers = {}, address = '203.0.113.1', body }: { method?: string; headers?: Record<string, string>; address?: string | null; body?: string } = {},
+): Promise<Response> {
+  const info: RequestInfo | undefined = address === null ? undefined : { clientAddress: address };
+  return handler(get(path, { method, headers, body }), info);
 }

@@ -5,7 +5,7 @@
  * Requests are framed both as 2025-era clients send them and as the 2026-07-28 client does.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RUNTIMES, startEntry, type RunningEntry } from './support/entries.ts';
+import { RUNTIMES, startEntry, type RunningEntry } from '../support/entries.ts';
 import {
   call,
   ERAS,
@@ -19,7 +19,7 @@ import {
   MODERN,
   post,
   type Era,
-} from './support/mcp.ts';
+} from '../support/mcp.ts';
 
 const LIMIT = 65536;
 

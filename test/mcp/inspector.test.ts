@@ -5,8 +5,8 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, RUNTIMES, startEntry, type RunningEntry } from './support/entries.ts';
-import { TOOL_NAMES } from './support/mcp.ts';
+import { ROOT, RUNTIMES, startEntry, type RunningEntry } from '../support/entries.ts';
+import { TOOL_NAMES } from '../support/mcp.ts';
 
 const INSPECTOR = join(ROOT, 'node_modules', '.bin', 'mcp-inspector-cli');
 

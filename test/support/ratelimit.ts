@@ -1,37 +1,6 @@
-/** Shared by the rate-limit tests: a handler over the sample facts, and the five headers, parsed. */
+/** Shared by the rate-limit tests: the five headers parsed and checked against each other, and waiting helpers. */
 import { parseList } from 'structured-headers';
 import { expect } from 'vitest';
-import { checkFacts } from '../../src/facts.ts';
-import { createHandler, type Handler, type HandlerOptions, type RequestInfo } from '../../src/handler.ts';
-import sampleJson from '../../src/sample-facts.json' with { type: 'json' };
-
-export const BASE = 'http://127.0.0.1:8787';
-export const facts = checkFacts('sample', sampleJson);
-
-const open = new Set<Handler>();
-
-/** A handler over the sample facts; closed by closeHandlers(). */
-export async function makeHandler(options: Omit<HandlerOptions, 'publicBaseUrl' | 'facts'> = {}): Promise<Handler> {
-  const handler = await createHandler({ publicBaseUrl: BASE, facts, ...options });
-  open.add(handler);
-  return handler;
-}
-
-export async function closeHandlers(): Promise<void> {
-  const handlers = [...open];
-  open.clear();
-  await Promise.all(handlers.map((handler) => handler.close()));
-}
-
-/** Sends `method path` to the handler, as from `address` (undefined: no address known). */
-export function send(
-  handler: Handler,
-  path: string,
-  { method = 'GET', headers = {}, address = '203.0.113.1', body }: { method?: string; headers?: Record<string, string>; address?: string | null; body?: string } = {},
-): Promise<Response> {
-  const info: RequestInfo | undefined = address === null ? undefined : { clientAddress: address };
-  return handler(new Request(`${BASE}${path}`, { method, headers, body }), info);
-}
 
 export interface Limits {
   policy: { name: string; q: number; w: number };

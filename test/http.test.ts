@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import { prepare, respond } from '../src/http.ts';
+
+const fixed = { 'X-Content-Type-Options': 'nosniff' };
+const small = { hello: 'world' };
+const large = { items: Array.from({ length: 200 }, (_, i) => `item ${i}`) };
+const request = (headers: Record<string, string> = {}, method = 'GET') => new Request('https://api.example.com/x', { method, headers });
+
+describe('prepare', () => {
+  it('serialises once with a strong ETag, the fixed headers and the GET body length', async () => {
+    const rep = await prepare(small, { cacheControl: 'public, max-age=60', fixed });
+    const body = new TextEncoder().encode(JSON.stringify(small));
+    expect(rep.identity.body).toEqual(body);
+    expect(rep.identity.etag).toMatch(/^"[A-Za-z0-9_-]{24}"$/);
+    expect(rep.identity.headers).toMatchObject({
+      ...fixed,
+      'Content-Type': 'application/json; charset=utf-8',
+      'Cache-Control': 'public, max-age=60',
+      'Content-Length': String(body.byteLength),
+    });
+    expect(rep.gzip, 'a small body is not compressed').toBeUndefined();
+  });
+
+  it('serves text as is with its media type', async () => {
+    const rep = await prepare('# Title\n', { mediaType: 'text/markdown', cacheControl: 'no-store', fixed });
+    expect(new TextDecoder().decode(rep.identity.body)).toBe('# Title\n');
+    expect(rep.identity.headers['Content-Type']).toBe('text/markdown; charset=utf-8');
+  });
+
+  it('adds a gzip representation with its own ETag (RFC 9110 section 8.8.3) to a large body', async () => {
+    const rep = await prepare(large, { cacheControl: 'public, max-age=60', fixed });
+    expect(rep.gzip).toBeDefined();
+    expect(rep.gzip!.etag).not.toBe(rep.identity.etag);
+    expect(rep.gzip!.headers['Content-Encoding']).toBe('gzip');
+    expect(rep.identity.headers.Vary).toBe('Accept-Encoding');
+    const unzipped = await new Response(new Blob([rep.gzip!.body]).stream().pipeThrough(new DecompressionStream('gzip'))).json();
+    expect(unzipped).toEqual(large);
+  });
+});
+
+describe('respond', () => {
+  it('answers 200 with the body and the per-request headers', async () => {
+    const rep = await prepare(small, { cacheControl: 'no-store', fixed });
+    const response = respond(request(), rep, { RateLimit: '"default";r=1;t=2' });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('ratelimit')).toBe('"default";r=1;t=2');
+    expect(await response.json()).toEqual(small);
+  });
+
+  it('answers HEAD without a body but with the GET length', async () => {
+    const rep = await prepare(small, { cacheControl: 'no-store', fixed });
+    const response = respond(request({}, 'HEAD'), rep, {});
+    expect(await response.text()).toBe('');
+    expect(response.headers.get('content-length')).toBe(String(rep.identity.body.byteLength));
+  });
+
+  it('answers 304 to a weakly matching If-None-Match or *, without content headers (RFC 9110 section 15.4.5)', async () => {
+    const rep = await prepare(small, { cacheControl: 'public, max-age=60', fixed });
+    for (const ifNoneMatch of [rep.identity.etag, `W/${rep.identity.etag}`, `"a", ${rep.identity.etag}`, '*']) {
+      const response = respond(request({ 'If-None-Match': ifNoneMatch }), rep, {});
+      expect(response.status, ifNoneMatch).toBe(304);
+      expect(response.headers.get('etag')).toBe(rep.identity.etag);
+      expect(response.headers.get('content-type')).toBeNull();
+      expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+    }
+    expect(respond(request({ 'If-None-Match': '"other"' }), rep, {}).status).toBe(200);
+  });
+
+  it('chooses gzip only when Accept-Encoding admits it', async () => {
+    const rep = await prepare(large, { cacheControl: 'public, max-age=60', fixed });
+    expect(respond(request({ 'Accept-Encoding': 'br, gzip' }), rep, {}).headers.get('content-encoding')).toBe('gzip');
+    expect(respond(request({ 'Accept-Encoding': 'gzip;q=0, *' }), rep, {}).headers.get('content-encoding')).toBeNull();
+    expect(respond(request(), rep, {}).headers.get('content-encoding')).toBeNull();
+    // A 304 for the coded representation compares against its own ETag.
+    const coded = respond(request({ 'Accept-Encoding': 'gzip', 'If-None-Match': rep.identity.etag }), rep, {});
+    expect(coded.status).toBe(200);
+  });
+});

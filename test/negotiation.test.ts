@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { acceptsGzip, admitsJson } from '../src/negotiation.ts';
+
+describe('acceptsGzip (RFC 9110 section 12.5.3)', () => {
+  it.each([
+    ['gzip', true],
+    ['GZIP;q=0.5', true],
+    ['br, gzip;q=1.0', true],
+    ['*', true],
+    ['gzip;q=0', false],
+    ['gzip;q=0, *', false],
+    ['*;q=0, gzip', true],
+    ['br', false],
+    ['gzip;q=nonsense', false],
+    ['', false],
+  ])('%j -> %s', (header, expected) => {
+    expect(acceptsGzip(header)).toBe(expected);
+  });
+
+  it('is false without the header', () => {
+    expect(acceptsGzip(null)).toBe(false);
+  });
+});
+
+describe('admitsJson (RFC 9110 section 12.5.1)', () => {
+  it.each([
+    [null, true],
+    ['*/*', true],
+    ['application/json', true],
+    ['application/json, text/event-stream', true],
+    ['application/*;q=0.2', true],
+    ['text/html', false],
+    ['text/event-stream', false],
+    ['application/json;q=0', false],
+    ['text/html, application/json;q=0', false],
+  ])('%j -> %s', (header, expected) => {
+    expect(admitsJson(header)).toBe(expected);
+  });
+});

@@ -1,0 +1,25 @@
+import { parseList } from 'structured-headers';
+import { describe, expect, it } from 'vitest';
+import { policyField, rateLimitFields } from '../../src/ratelimit/fields.ts';
+
+describe('rateLimitFields', () => {
+  it('writes the IETF fields as structured-field Lists and the X- forms as integers', () => {
+    const headers = rateLimitFields(policyField(120, 60), {
+      quota: 120,
+      remaining: 117,
+      resetSeconds: 42,
+      resetEpoch: 1_795_046_400,
+      exceeded: false,
+      unavailable: false,
+    });
+    const [policy] = parseList(headers['RateLimit-Policy']!);
+    expect(policy![0]).toBe('default');
+    expect(Object.fromEntries(policy![1])).toEqual({ q: 120, w: 60 });
+    const [limit] = parseList(headers.RateLimit!);
+    expect(limit![0]).toBe('default');
+    expect(Object.fromEntries(limit![1])).toEqual({ r: 117, t: 42 });
+    expect(headers['X-RateLimit-Limit']).toBe('120');
+    expect(headers['X-RateLimit-Remaining']).toBe('117');
+    expect(headers['X-RateLimit-Reset']).toBe('1795046400');
+  });
+});

@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { allowOf, isV1Path, pathsOf, ROUTES } from '../src/routes.ts';
+import { PROBLEM_CODES } from '../src/schemas.ts';
+
+describe('the route table', () => {
+  it('declares each path once', () => {
+    const paths = ROUTES.flatMap((route) => pathsOf(route).map(({ path }) => path));
+    expect(new Set(paths).size).toBe(paths.length);
+  });
+
+  it('fills a template with every parameter value', () => {
+    const problems = ROUTES.find((route) => route.path === '/problems/{code}')!;
+    expect(pathsOf(problems)).toEqual(PROBLEM_CODES.map((code) => ({ path: `/problems/${code}`, params: { code } })));
+    const product = ROUTES.find((route) => route.path === '/api/v1/product')!;
+    expect(pathsOf(product)).toEqual([{ path: '/api/v1/product', params: {} }]);
+  });
+
+  it('allows each route its methods and OPTIONS', () => {
+    expect(Object.fromEntries(ROUTES.map((route) => [route.path, allowOf(route)]))).toEqual({
+      '/api/v1': 'GET, HEAD, OPTIONS',
+      '/api/v1/health': 'GET, HEAD, OPTIONS',
+      '/api/v1/product': 'GET, HEAD, OPTIONS',
+      '/openapi.json': 'GET, HEAD, OPTIONS',
+      '/problems/{code}': 'GET, HEAD, OPTIONS',
+      '/mcp': 'POST, OPTIONS',
+    });
+  });
+
+  it('gives every document a cache policy and unique operation ids', () => {
+    for (const route of ROUTES.filter((route) => route.answer !== 'mcp')) expect(route.cacheControl, route.path).toMatch(/^(public, max-age=\d+|no-store)$/);
+    const ids = ROUTES.map((route) => route.operationId);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it('tells which paths are under /api/v1', () => {
+    expect(['/api/v1', '/api/v1/product'].map(isV1Path)).toEqual([true, true]);
+    expect(['/api/v10', '/api/v2', '/openapi.json', '/mcp'].map(isV1Path)).toEqual([false, false, false, false]);
+  });
+});
