@@ -3,16 +3,16 @@
  * Run: node_modules/.bin/bun examples/bun-app.ts   (PORT=3000 by default)
  */
 import { checkFacts, createHandler, sampleFacts } from '../src/index.ts';
+import { isDiscoveryPath } from './discovery-paths.ts';
 
 const port = Number(process.env.PORT ?? 3000);
-const ownsPath = (pathname: string) => /^\/(api\/|openapi\.json$|mcp$|problems\/)/.test(pathname);
 
 const server = Bun.serve({
   port,
   hostname: '127.0.0.1',
   fetch: (request, server) => {
     const { pathname } = new URL(request.url);
-    if (ownsPath(pathname)) return discovery(request, { clientAddress: server.requestIP(request)?.address });
+    if (isDiscoveryPath(pathname)) return discovery(request, { clientAddress: server.requestIP(request)?.address });
     if (pathname === '/') return new Response('Studio home page, served by the host app.\n');
     return new Response('Not found\n', { status: 404 });
   },

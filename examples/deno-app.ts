@@ -3,17 +3,17 @@
  * Run: node_modules/.bin/deno run --allow-net --allow-env --allow-read examples/deno-app.ts
  */
 import { checkFacts, createHandler, sampleFacts } from '../src/index.ts';
+import { isDiscoveryPath } from './discovery-paths.ts';
 
 const port = Number(Deno.env.get('PORT') ?? 3000);
 const publicBaseUrl = `http://127.0.0.1:${port}`;
 const discovery = await createHandler({ publicBaseUrl, facts: checkFacts('sample', sampleFacts) });
-const ownsPath = (pathname: string) => /^\/(api\/|openapi\.json$|mcp$|problems\/)/.test(pathname);
 
 Deno.serve(
   { hostname: '127.0.0.1', port, onListen: ({ port }) => console.log(`Serving the host app with the discovery API on http://127.0.0.1:${port}`) },
   (request, info) => {
     const { pathname } = new URL(request.url);
-    if (ownsPath(pathname)) return discovery(request, { clientAddress: (info.remoteAddr as Deno.NetAddr).hostname });
+    if (isDiscoveryPath(pathname)) return discovery(request, { clientAddress: (info.remoteAddr as Deno.NetAddr).hostname });
     if (pathname === '/') return new Response('Studio home page, served by the host app.\n');
     return new Response('Not found\n', { status: 404 });
   },

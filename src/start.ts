@@ -6,6 +6,7 @@
 import { loadConfig, StartupError } from './config.ts';
 import { checkFacts, parseFacts } from './facts.ts';
 import { createHandler, type Handler, type RequestInfo } from './handler.ts';
+import type { Product } from './schemas.ts';
 import sampleFacts from './sample-facts.json' with { type: 'json' };
 
 export type Fetch = (request: Request, info: RequestInfo) => Promise<Response>;
@@ -28,15 +29,14 @@ export interface Runtime {
 export async function start(runtime: Runtime): Promise<void> {
   try {
     const options = loadConfig(runtime.env);
-    const facts = options.factsFile
-      ? parseFacts(options.factsFile, await readFacts(runtime, options.factsFile))
-      : checkFacts('(shipped sample)', sampleFacts);
+    const facts = options.factsFile ? await loadFacts(options.factsFile, runtime.readTextFile) : checkFacts('(shipped sample)', sampleFacts);
 
     // With PORT=0 the base URL is known only once listening, so requests wait for the handler.
     let handler: Handler | undefined;
     let ready: (handler: Handler) => void;
     const handlerReady = new Promise<Handler>((resolve) => (ready = resolve));
-    const server = await runtime.listen({ host: options.host, port: options.port }, (request, info) =>
+    const address = { host: options.host, port: options.port };
+    const server = await listenOrExplain(runtime, address, (request, info) =>
       handler ? handler(request, info) : handlerReady.then((late) => late(request, info)),
     );
     handler = await createHandler({ ...options, publicBaseUrl: options.publicBaseUrl ?? server.url, facts });
@@ -61,10 +61,47 @@ export async function start(runtime: Runtime): Promise<void> {
   }
 }
 
-async function readFacts(runtime: Runtime, path: string): Promise<string> {
+/** Reads and checks a facts file as start-up does; a refusal is a StartupError naming every field. */
+export async function loadFacts(path: string, readTextFile: Runtime['readTextFile']): Promise<Product> {
+  let text: string;
   try {
-    return await runtime.readTextFile(path);
+    text = await readTextFile(path);
   } catch (error) {
     throw new StartupError(`FACTS_FILE=${JSON.stringify(path)} cannot be read (${(error as Error).message}): point it at the reviewed facts JSON file.`);
   }
+  return parseFacts(path, text);
 }
+
+/** Listens, turning the runtime's error for a busy port or an unusable address into a StartupError. */
+async function listenOrExplain(runtime: Runtime, address: { host: string; port: number }, fetch: Fetch): Promise<Listening> {
+  try {
+    return await runtime.listen(address, fetch);
+  } catch (error) {
+    throw listenFailure(error, address);
+  }
+}
+
+// Node and Bun set `code` (EADDRINUSE...); Deno sets `code` on its typed errors and names the rest.
+function listenFailure(error: unknown, { host, port }: { host: string; port: number }): StartupError {
+  const { code, name, message } = error as { code?: string; name?: string; message?: string };
+  const reason = code ?? name ?? 'error';
+  if (code === 'EADDRINUSE' || name === 'AddrInUse') {
+    return new StartupError(
+      `Cannot listen:\n  PORT=${JSON.stringify(String(port))}: port ${port} is already in use on ${host}; ` +
+        'stop the process that holds it or choose another PORT (0 = any free port).',
+    );
+  }
+  if (code === 'EACCES' || name === 'PermissionDenied') {
+    return new StartupError(
+      `Cannot listen:\n  PORT=${JSON.stringify(String(port))}: not permitted to listen on port ${port} (${reason}); ` +
+        'choose a PORT from 1024 up, or grant the process the right to bind it.',
+    );
+  }
+  const detail = firstLine(message).startsWith(reason) ? firstLine(message) : `${reason}: ${firstLine(message)}`;
+  return new StartupError(
+    `Cannot listen:\n  HOST=${JSON.stringify(host)}: cannot listen on this address (${detail}); ` +
+      'use an address of this machine, such as 127.0.0.1, ::1 or 0.0.0.0 for every interface.',
+  );
+}
+
+const firstLine = (text = '') => text.split('\n')[0]!.trim();

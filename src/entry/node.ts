@@ -8,7 +8,7 @@ await start({
   env: process.env,
   readTextFile: (path) => readFile(path, 'utf8'),
   listen({ host, port }, fetch) {
-    return new Promise((resolve) => {
+    return new Promise((resolve, reject) => {
       const server = serve(
         { hostname: host, port, fetch: (request, env) => fetch(request, { clientAddress: env.incoming.socket.remoteAddress }) },
         ({ address, port }: AddressInfo) =>
@@ -27,6 +27,7 @@ await start({
               }),
           }),
       );
+      server.once('error', reject);
     });
   },
   onSignal: (signal, listener) => process.on(signal, listener),

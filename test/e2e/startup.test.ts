@@ -1,18 +1,26 @@
 /**
- * Start-up and shut-down of the real Bun, Deno and Node entries: a bad configuration or facts file
- * stops start-up with a message naming the variable or field (exit code not 0); SIGTERM and SIGINT
+ * Start-up and shut-down of the real Bun, Deno and Node entries: a bad configuration or facts file,
+ * a port in use or an address that cannot be bound stops start-up with a message naming the
+ * variable or field (exit code not 0); SIGTERM and SIGINT
  * stop the server cleanly after the requests in flight.
  */
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { Agent, request } from 'node:http';
+import { Agent, createServer, request, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { send, sleep } from '../support/e2e.ts';
 import { failedStart, ROOT, RUNTIMES, startEntry } from '../support/entries.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'e2e-facts-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+// A port held by this test process for the whole file, so "already in use" is certain.
+let busy: Server;
+beforeAll(() => new Promise<void>((resolve) => (busy = createServer().listen(0, '127.0.0.1', resolve))));
+afterAll(() => new Promise<void>((resolve) => busy.close(() => resolve())));
 
 /** A copy of the shipped sample with one change, written under the OS temp directory. */
 function factsFile(name: string, change: (facts: any) => void): string {
@@ -35,6 +43,9 @@ interface Refusal {
 const REFUSALS: Refusal[] = [
   { name: 'PORT that is not a number', env: () => ({ PORT: 'eighty' }), names: [/\bPORT\b/] },
   { name: 'PORT out of range', env: () => ({ PORT: '65536' }), names: [/\bPORT\b/] },
+  { name: 'PORT already in use', env: () => ({ PORT: String((busy.address() as AddressInfo).port) }), names: [/\bPORT\b/, /in use/] },
+  // 192.0.2.1 is a documentation address (RFC 5737): never one of this machine's, so it cannot be bound.
+  { name: 'HOST that is not an address of this machine', env: () => ({ HOST: '192.0.2.1' }), names: [/\bHOST\b/, /192\.0\.2\.1/] },
   { name: 'RATE_LIMIT_FAIL not open or closed', env: () => ({ RATE_LIMIT_FAIL: 'sometimes' }), names: [/\bRATE_LIMIT_FAIL\b/] },
   { name: 'REDIS_URL that is not a URL', env: () => ({ REDIS_URL: 'not a url' }), names: [/\bREDIS_URL\b/] },
   { name: 'REDIS_URL with another scheme', env: () => ({ REDIS_URL: 'http://127.0.0.1:6379' }), names: [/\bREDIS_URL\b/] },
@@ -170,6 +181,34 @@ describe.each(RUNTIMES)('%s entry: clean shutdown', (runtime) => {
       expect(await server.stop('SIGINT'), `exit code (output: ${server.output()})`).toBe(0);
     } finally {
       server.child.kill('SIGKILL');
+    }
+  });
+});
+
+// A process manager that runs `npm start` signals npm itself: the runtime must go with it.
+describe.each([
+  ['npm start', 'start'],
+  ['npm run start:node', 'start:node'],
+])('%s', (_name, script) => {
+  it('stops serving when npm gets SIGTERM (no orphan left on the port)', async () => {
+    const npm = spawn('npm', ['run', '--silent', script], { cwd: ROOT, env: { ...process.env, PORT: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    npm.stdout.on('data', (chunk) => (output += chunk));
+    npm.stderr.on('data', (chunk) => (output += chunk));
+    try {
+      for (let i = 0; i < 600 && !/Serving .* on http/.test(output) && npm.exitCode === null; i++) await sleep(50);
+      const url = /Serving .* on (http:\/\/\S+)/.exec(output)?.[1];
+      expect(url, output).toBeDefined();
+      expect((await send(`${url}/api/v1/health`)).status).toBe(200);
+      npm.kill('SIGTERM');
+      let refused = false;
+      for (let i = 0; i < 100 && !refused; i++) {
+        await sleep(50);
+        refused = await send(`${url}/api/v1/health`).then(() => false, (error) => error.code === 'ECONNREFUSED');
+      }
+      expect(refused, `the server still answers on ${url} after npm got SIGTERM`).toBe(true);
+    } finally {
+      npm.kill('SIGKILL');
     }
   });
 });

@@ -1,0 +1,19 @@
+/**
+ * A Hono app that mounts the discovery API next to its own routes, served on Node.
+ * Run: node --import tsx examples/hono-app.ts   (PORT=3000 by default)
+ */
+import { serve } from '@hono/node-server';
+import { getConnInfo } from '@hono/node-server/conninfo';
+import { Hono } from 'hono';
+import { checkFacts, createHandler, sampleFacts } from '../src/index.ts';
+import { isDiscoveryPath } from './discovery-paths.ts';
+
+const port = Number(process.env.PORT ?? 3000);
+const publicBaseUrl = `http://127.0.0.1:${port}`;
+const discovery = await createHandler({ publicBaseUrl, facts: checkFacts('sample', sampleFacts) });
+
+const app = new Hono();
+app.use((c, next) => (isDiscoveryPath(c.req.path) ? discovery(c.req.raw, { clientAddress: getConnInfo(c).remote.address }) : next()));
+app.get('/', (c) => c.text('Studio home page, served by the host app.\n'));
+
+serve({ fetch: app.fetch, hostname: '127.0.0.1', port }, () => console.log(`Serving the host app with the discovery API on ${publicBaseUrl}`));
