@@ -28,7 +28,9 @@ export const HEADERS = {
   ETag: { exposed: true, description: 'Strong entity tag of the representation.' },
   Link: {
     exposed: true,
-    description: '`<{base}/openapi.json>; rel="service-desc"`, plus the successor version while v1 is deprecated.',
+    description:
+      '`<{base}/openapi.json>; rel="service-desc"`, plus the successor version while v1 is deprecated, and ' +
+      '`<{base}/.well-known/api-catalog>; rel="api-catalog"` (RFC 9727) on /api/v1 and on the catalog itself.',
   },
   Deprecation: {
     exposed: true,

@@ -55,10 +55,10 @@ async function variant(body: Uint8Array<ArrayBuffer>, headers: HeaderRecord): Pr
  */
 export async function prepare(
   value: unknown,
-  { mediaType = 'application/json', cacheControl, fixed }: { mediaType?: string; cacheControl: string; fixed: HeaderRecord },
+  { contentType = 'application/json; charset=utf-8', cacheControl, fixed }: { contentType?: string; cacheControl: string; fixed: HeaderRecord },
 ): Promise<PreparedRepresentation> {
   const body = typeof value === 'string' ? encoder.encode(value) : jsonBytes(value);
-  const headers = mergeHeaders(fixed, { 'Content-Type': `${mediaType}; charset=utf-8`, 'Cache-Control': cacheControl });
+  const headers = mergeHeaders(fixed, { 'Content-Type': contentType, 'Cache-Control': cacheControl });
   if (body.byteLength < GZIP_THRESHOLD_BYTES) return { status: 200, identity: await variant(body, headers) };
   headers.Vary = 'Accept-Encoding';
   // RFC 9110 section 8.8.3: each content coding is a different representation with its own strong ETag.

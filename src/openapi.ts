@@ -6,6 +6,7 @@ import * as v from 'valibot';
 import { toJsonSchemaDefs } from '@valibot/to-json-schema';
 import { headerComponents, RATE_LIMIT_HEADERS, type HeaderName } from './headers.ts';
 import { problemDescription } from './problems.ts';
+import * as discovery from './discovery/schemas.ts';
 import { allowOf, isV1Path, ROUTES, type Route } from './routes.ts';
 import * as schemas from './schemas.ts';
 import type { ProblemCode } from './schemas.ts';
@@ -24,6 +25,9 @@ const COMPONENTS = [
   schemas.OpenApiDocument,
   schemas.JsonRpcMessage,
   schemas.JsonRpcResponse,
+  discovery.ApiCatalog,
+  discovery.LlmsText,
+  discovery.ServerCard,
 ];
 
 const nameOf = (schema: v.GenericSchema) => v.getTitle(schema as v.SchemaWithPipe<[v.GenericSchema, v.TitleAction<unknown, string>]>)!;
@@ -160,6 +164,7 @@ export function buildOpenApi(input: OpenApiInput): Record<string, unknown> {
       { name: 'v1', description: 'The versioned REST API. It changes only by adding fields.' },
       { name: 'mcp', description: 'The Model Context Protocol endpoint for agents.' },
       { name: 'service', description: 'The contract and the problem types.' },
+      { name: 'discovery', description: 'Where agents and crawlers find the API: the RFC 9727 API catalog, llms.txt and the MCP server card.' },
     ],
     paths,
     components: {

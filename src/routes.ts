@@ -3,6 +3,7 @@
  * cache policy and the OpenAPI document all read it.
  */
 import type * as v from 'valibot';
+import { ApiCatalog, API_CATALOG_TYPE, LlmsText, SERVER_CARD_TYPE, ServerCard } from './discovery/schemas.ts';
 import { ApiIndex, Health, JsonRpcResponse, OpenApiDocument, Product, PROBLEM_CODES, ProblemType } from './schemas.ts';
 
 export type Method = 'GET' | 'HEAD' | 'POST';
@@ -16,10 +17,13 @@ export interface Route {
   operationId: string;
   summary: string;
   description: string;
-  tag: 'v1' | 'service' | 'mcp';
+  tag: 'v1' | 'service' | 'mcp' | 'discovery';
   /** The success body; its `v.title` names the OpenAPI component. */
   body: v.GenericSchema;
+  /** The media type, without parameters (the OpenAPI content key). */
   mediaType: string;
+  /** The exact Content-Type of a success answer, when it is not `{mediaType}; charset=utf-8`. */
+  contentType?: string;
   /** Cache-Control of a success answer (the documents'; MCP answers carry the SDK's). */
   cacheControl?: string;
   /** Path parameters and the values each takes; every combination is an exact path. */
@@ -31,6 +35,9 @@ export const HEALTH_PATH = `${API_PATH}/health`;
 export const PRODUCT_PATH = `${API_PATH}/product`;
 export const OPENAPI_PATH = '/openapi.json';
 export const MCP_PATH = '/mcp';
+export const API_CATALOG_PATH = '/.well-known/api-catalog';
+export const LLMS_PATH = '/llms.txt';
+export const SERVER_CARD_PATH = `${MCP_PATH}/server-card`;
 export const problemPath = (code: string) => `/problems/${code}`;
 
 /** Whether a path is under the versioned API (and so carries its deprecation notice). */
@@ -103,6 +110,46 @@ export const ROUTES: Route[] = [
     params: { code: PROBLEM_CODES },
   },
   {
+    path: API_CATALOG_PATH,
+    methods: GET,
+    answer: 'document',
+    operationId: 'getApiCatalog',
+    summary: 'API catalog',
+    description:
+      'RFC 9727 API catalog: a Linkset (RFC 9264) whose one context, the API, links to its OpenAPI document ' +
+      '(service-desc), its documentation (service-doc), its health (status) and llms.txt (service-meta).',
+    tag: 'discovery',
+    body: ApiCatalog,
+    mediaType: 'application/linkset+json',
+    contentType: API_CATALOG_TYPE,
+    cacheControl: PUBLIC_CACHE,
+  },
+  {
+    path: LLMS_PATH,
+    methods: GET,
+    answer: 'document',
+    operationId: 'getLlmsText',
+    summary: 'llms.txt',
+    description: 'The reviewed facts as a short Markdown page for language models (llmstxt.org format), with links to the API, the resources and the start options.',
+    tag: 'discovery',
+    body: LlmsText,
+    mediaType: 'text/markdown',
+    cacheControl: PUBLIC_CACHE,
+  },
+  {
+    path: SERVER_CARD_PATH,
+    methods: GET,
+    answer: 'document',
+    operationId: 'getMcpServerCard',
+    summary: 'MCP server card',
+    description: 'The MCP Server Card (experimental draft, SEP-2127) of the /mcp endpoint: identity, transport and protocol revisions.',
+    tag: 'discovery',
+    body: ServerCard,
+    mediaType: SERVER_CARD_TYPE,
+    contentType: SERVER_CARD_TYPE,
+    cacheControl: PUBLIC_CACHE,
+  },
+  {
     path: MCP_PATH,
     methods: ['POST'],
     answer: 'mcp',
@@ -123,6 +170,9 @@ export function pathsOf(route: Route): { path: string; params: Record<string, st
   }
   return paths;
 }
+
+/** The Content-Type of a route's success answers. */
+export const contentTypeOf = (route: Route) => route.contentType ?? `${route.mediaType}; charset=utf-8`;
 
 /** RFC 9110 section 10.2.1: the methods a route's paths accept. */
 export const allowOf = (route: Route) => [...route.methods, 'OPTIONS'].join(', ');

@@ -83,11 +83,9 @@ export const ApiIndex = v.pipe(
     apiVersion: v.literal('v1'),
     description: text,
     links: v.object({
-      self: webUrl,
-      health: webUrl,
-      product: webUrl,
-      openapi: webUrl,
-      problems: webUrl,
+      self: webUrl, health: webUrl, product: webUrl, openapi: webUrl, problems: webUrl,
+      // The discovery documents: RFC 9727 API catalog, llms.txt, MCP server card.
+      apiCatalog: webUrl, llmsTxt: webUrl, mcpServerCard: webUrl,
     }),
     mcp: v.object({
       url: webUrl,

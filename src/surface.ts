@@ -6,14 +6,33 @@
 import pkg from '../package.json' with { type: 'json' };
 import { CORS_HEADERS } from './cors.ts';
 import type { DeprecationNotice } from './deprecation.ts';
+import { buildApiCatalog } from './discovery/catalog.ts';
+import { buildLlmsText } from './discovery/llms.ts';
+import { buildServerCard } from './discovery/server-card.ts';
 import { mergeHeaders, type HeaderRecord } from './headers.ts';
 import { prepare, type PreparedRepresentation } from './http.ts';
 import { createMcpGate, type McpOutcome } from './mcp/gate.ts';
+import { describeResources } from './mcp/resources.ts';
 import { createMcpEndpoint, MCP_PROTOCOL_VERSIONS } from './mcp/server.ts';
 import { TOOL_NAMES } from './mcp/tools.ts';
 import { buildOpenApi } from './openapi.ts';
 import { problemType } from './problems.ts';
-import { API_PATH, HEALTH_PATH, isV1Path, MCP_PATH, OPENAPI_PATH, pathsOf, problemPath, PRODUCT_PATH, ROUTES, type Route } from './routes.ts';
+import {
+  API_CATALOG_PATH,
+  API_PATH,
+  contentTypeOf,
+  HEALTH_PATH,
+  isV1Path,
+  LLMS_PATH,
+  MCP_PATH,
+  OPENAPI_PATH,
+  pathsOf,
+  problemPath,
+  PRODUCT_PATH,
+  ROUTES,
+  SERVER_CARD_PATH,
+  type Route,
+} from './routes.ts';
 import type { ApiIndex, Health, Product, ProblemCode } from './schemas.ts';
 
 export interface Settings {
@@ -54,6 +73,10 @@ const DOCUMENTS: Record<string, (context: Context, params: Record<string, string
       toolNames: TOOL_NAMES,
     }),
   [problemPath('{code}')]: ({ settings }, { code }) => problemType(settings.base, code as ProblemCode),
+  [API_CATALOG_PATH]: ({ settings, facts }) => buildApiCatalog(settings.base, facts),
+  [LLMS_PATH]: ({ settings, facts }) => buildLlmsText(settings.base, facts, TOOL_NAMES),
+  [SERVER_CARD_PATH]: ({ settings, facts }) =>
+    buildServerCard(settings.base, facts, { version: pkg.version, protocolVersions: MCP_PROTOCOL_VERSIONS }),
 };
 
 function apiIndex({ settings: { base, deprecation }, facts, name }: Context): ApiIndex {
@@ -67,6 +90,9 @@ function apiIndex({ settings: { base, deprecation }, facts, name }: Context): Ap
       product: `${base}${PRODUCT_PATH}`,
       openapi: `${base}${OPENAPI_PATH}`,
       problems: `${base}${problemPath('api_route_not_found')}`,
+      apiCatalog: `${base}${API_CATALOG_PATH}`,
+      llmsTxt: `${base}${LLMS_PATH}`,
+      mcpServerCard: `${base}${SERVER_CARD_PATH}`,
     },
     mcp: { url: `${base}${MCP_PATH}`, transport: 'streamable-http', protocolVersions: MCP_PROTOCOL_VERSIONS, tools: TOOL_NAMES },
     ...(deprecation ? { deprecation: deprecation.index } : {}),
@@ -76,23 +102,33 @@ function apiIndex({ settings: { base, deprecation }, facts, name }: Context): Ap
 /** The headers every answer on `path` carries besides the rate-limit fields. */
 export function fixedHeaders({ base, deprecation }: Settings): (path: string) => HeaderRecord {
   const serviceDesc = `<${base}${OPENAPI_PATH}>; rel="service-desc"`;
-  const everyResponse = mergeHeaders({ 'X-Content-Type-Options': 'nosniff' }, CORS_HEADERS, { Link: serviceDesc });
-  const v1Response = deprecation
-    ? mergeHeaders(everyResponse, deprecation.headers, { Link: `${serviceDesc}, ${deprecation.successorLink}` })
-    : everyResponse;
-  return (path) => (isV1Path(path) ? v1Response : everyResponse);
+  const headersWith = (links: string[], extra: HeaderRecord = {}) =>
+    mergeHeaders({ 'X-Content-Type-Options': 'nosniff' }, CORS_HEADERS, extra, { Link: links.join(', ') });
+  const v1Links = deprecation ? [serviceDesc, deprecation.successorLink] : [serviceDesc];
+  const v1Extra = deprecation?.headers ?? {};
+  const catalog = `<${base}${API_CATALOG_PATH}>; rel="api-catalog"`;
+  const everyResponse = headersWith([serviceDesc]);
+  const v1Response = headersWith(v1Links, v1Extra);
+  // RFC 9727 section 3: the API and the catalog itself link to the catalog.
+  const byPath = new Map([
+    [API_PATH, headersWith([...v1Links, catalog], v1Extra)],
+    [API_CATALOG_PATH, headersWith([serviceDesc, catalog])],
+  ]);
+  return (path) => byPath.get(path) ?? (isV1Path(path) ? v1Response : everyResponse);
 }
 
 export async function buildSurface(settings: Settings, facts: Product): Promise<Surface> {
   const context: Context = { settings, facts, name: `${facts.product.name} public API` };
   const headersFor = fixedHeaders(settings);
   const build = (route: Route, path: string, value: unknown) =>
-    prepare(value, { mediaType: route.mediaType, cacheControl: route.cacheControl!, fixed: headersFor(path) });
+    prepare(value, { contentType: contentTypeOf(route), cacheControl: route.cacheControl!, fixed: headersFor(path) });
 
   const documents = new Map<string, PreparedRepresentation>();
   for (const route of ROUTES.filter((route) => route.answer === 'document')) {
     for (const { path, params } of pathsOf(route)) documents.set(path, await build(route, path, DOCUMENTS[route.path]!(context, params)));
   }
+
+  const resources = describeResources(settings.base, facts, (path) => documents.get(path)!.identity.body);
 
   const healthRoute = ROUTES.find((route) => route.answer === 'health')!;
   const healthOf = (health: Health) => build(healthRoute, healthRoute.path, health);
@@ -102,6 +138,6 @@ export async function buildSurface(settings: Settings, facts: Product): Promise<
     facts,
     documents,
     health: (failure) => (failure ? healthOf({ status: 'degraded', rateLimitStore: settings.storeKind, reason: failure }) : Promise.resolve(healthy)),
-    mcp: createMcpGate(createMcpEndpoint(facts, { name: context.name, version: pkg.version }), settings.mcp),
+    mcp: createMcpGate(createMcpEndpoint(facts, { name: context.name, version: pkg.version }, resources), settings.mcp),
   };
 }

@@ -32,6 +32,8 @@ describe('a deprecated v1', () => {
     expect(links.map(([value, params]) => [value, params.get('rel')])).toEqual([
       [`${BASE}/openapi.json`, 'service-desc'],
       [`${BASE}/api/v2`, 'successor-version'],
+      // RFC 9727 section 3: the API index also links to its catalog.
+      ...(path === '/api/v1' ? [[`${BASE}/.well-known/api-catalog`, 'api-catalog']] : []),
     ]);
     await handle.close();
   });

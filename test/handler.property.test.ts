@@ -1,12 +1,18 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Handler } from '../src/handler.ts';
+import { pathsOf, ROUTES } from '../src/routes.ts';
 import { PROBLEM_CODES } from '../src/schemas.ts';
 import { BASE, makeHandler } from './support/handler.ts';
 
-const KNOWN_SEGMENTS = ['api', 'v1', 'health', 'product', 'openapi.json', 'problems', 'mcp', ...PROBLEM_CODES, '..', '%2e', '', 'index.html'];
+const KNOWN_SEGMENTS = [
+  ...['api', 'v1', 'health', 'product', 'openapi.json', 'problems', 'mcp', ...PROBLEM_CODES],
+  ...['.well-known', 'api-catalog', 'llms.txt', 'server-card'],
+  ...['..', '%2e', '', 'index.html'],
+];
 const segment = fc.oneof(fc.constantFrom(...KNOWN_SEGMENTS), fc.webSegment());
-const path = fc.array(segment, { maxLength: 5 }).map((segments) => `/${segments.join('/')}`);
+const KNOWN_PATHS = ROUTES.flatMap((route) => pathsOf(route).map(({ path }) => path));
+const path = fc.oneof(fc.constantFrom(...KNOWN_PATHS), fc.array(segment, { maxLength: 5 }).map((segments) => `/${segments.join('/')}`));
 const query = fc.option(fc.webQueryParameters(), { nil: undefined });
 const method = fc.constantFrom('GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'PROPFIND', 'QUERY');
 const headerName = fc.constantFrom('accept', 'accept-encoding', 'if-none-match', 'origin', 'content-type', 'x-forwarded-for', 'access-control-request-headers', 'mcp-protocol-version', 'mcp-method');

@@ -92,6 +92,9 @@ describe('handler', () => {
       product: `${BASE}/api/v1/product`,
       openapi: `${BASE}/openapi.json`,
       problems: `${BASE}/problems/api_route_not_found`,
+      apiCatalog: `${BASE}/.well-known/api-catalog`,
+      llmsTxt: `${BASE}/llms.txt`,
+      mcpServerCard: `${BASE}/mcp/server-card`,
     });
     expect(index.mcp).toMatchObject({ url: `${BASE}/mcp`, transport: 'streamable-http' });
     expect(index.mcp.tools).toEqual(['get_product_overview', 'list_public_resources', 'list_start_options']);

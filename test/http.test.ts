@@ -22,7 +22,7 @@ describe('prepare', () => {
   });
 
   it('serves text as is with its media type', async () => {
-    const rep = await prepare('# Title\n', { mediaType: 'text/markdown', cacheControl: 'no-store', fixed });
+    const rep = await prepare('# Title\n', { contentType: 'text/markdown; charset=utf-8', cacheControl: 'no-store', fixed });
     expect(new TextDecoder().decode(rep.identity.body)).toBe('# Title\n');
     expect(rep.identity.headers['Content-Type']).toBe('text/markdown; charset=utf-8');
   });

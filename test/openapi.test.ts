@@ -71,9 +71,10 @@ describe('the served OpenAPI document', () => {
   });
 
   it('describes every path the service serves, and only those', () => {
-    expect(Object.keys(doc.paths).sort()).toEqual(['/api/v1', '/api/v1/health', '/api/v1/product', '/mcp', '/openapi.json', '/problems/{code}']);
+    const documents = ['/.well-known/api-catalog', '/api/v1', '/api/v1/health', '/api/v1/product', '/llms.txt', '/mcp/server-card', '/openapi.json', '/problems/{code}'];
+    expect(Object.keys(doc.paths).sort()).toEqual([...documents, '/mcp'].sort());
     expect(Object.keys(doc.paths['/mcp']!)).toEqual(['post']);
-    for (const path of ['/api/v1', '/api/v1/health', '/api/v1/product', '/openapi.json', '/problems/{code}']) {
+    for (const path of documents) {
       expect(Object.keys(doc.paths[path]!).sort()).toEqual(['get', 'head']);
     }
   });
@@ -83,13 +84,16 @@ describe('the served OpenAPI document', () => {
     ['/api/v1/health', '/api/v1/health'],
     ['/api/v1/product', '/api/v1/product'],
     ['/openapi.json', '/openapi.json'],
+    ['/.well-known/api-catalog', '/.well-known/api-catalog'],
+    ['/mcp/server-card', '/mcp/server-card'],
+    ['/llms.txt', '/llms.txt'],
     ...PROBLEM_CODES.map((code) => [`/problems/${code}`, '/problems/{code}']),
   ])('validates the 200 body of GET %s against its operation schema', async (path, template) => {
     const response = await handle(get(path));
     const schema = responseSchema(doc, template, 'get', '200', response.headers.get('content-type')!.split(';')[0]!);
     expect(schema).toBeDefined();
     const validate = schemaValidator(doc)(schema);
-    const body = await response.json();
+    const body = path === '/llms.txt' ? await response.text() : await response.json();
     expect(validate(body), JSON.stringify(validate.errors)).toBe(true);
   });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { allowOf, isV1Path, pathsOf, ROUTES } from '../src/routes.ts';
+import { allowOf, contentTypeOf, isV1Path, pathsOf, ROUTES } from '../src/routes.ts';
 import { PROBLEM_CODES } from '../src/schemas.ts';
 
 describe('the route table', () => {
@@ -22,6 +22,9 @@ describe('the route table', () => {
       '/api/v1/product': 'GET, HEAD, OPTIONS',
       '/openapi.json': 'GET, HEAD, OPTIONS',
       '/problems/{code}': 'GET, HEAD, OPTIONS',
+      '/.well-known/api-catalog': 'GET, HEAD, OPTIONS',
+      '/llms.txt': 'GET, HEAD, OPTIONS',
+      '/mcp/server-card': 'GET, HEAD, OPTIONS',
       '/mcp': 'POST, OPTIONS',
     });
   });
@@ -32,8 +35,18 @@ describe('the route table', () => {
     expect(new Set(ids).size).toBe(ids.length);
   });
 
+  it('gives each success answer the exact Content-Type of the contract', () => {
+    const contentTypes = Object.fromEntries(ROUTES.map((route) => [route.path, contentTypeOf(route)]));
+    expect(contentTypes).toMatchObject({
+      '/api/v1': 'application/json; charset=utf-8',
+      '/.well-known/api-catalog': 'application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"',
+      '/llms.txt': 'text/markdown; charset=utf-8',
+      '/mcp/server-card': 'application/mcp-server-card+json',
+    });
+  });
+
   it('tells which paths are under /api/v1', () => {
     expect(['/api/v1', '/api/v1/product'].map(isV1Path)).toEqual([true, true]);
-    expect(['/api/v10', '/api/v2', '/openapi.json', '/mcp'].map(isV1Path)).toEqual([false, false, false, false]);
+    expect(['/api/v10', '/api/v2', '/openapi.json', '/mcp', '/llms.txt'].map(isV1Path)).toEqual([false, false, false, false, false]);
   });
 });

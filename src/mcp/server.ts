@@ -17,6 +17,7 @@ import {
 import { toStandardJsonSchema } from '@valibot/to-json-schema';
 import type * as v from 'valibot';
 import type { Product } from '../schemas.ts';
+import { registerResources, type McpResource } from './resources.ts';
 import { TOOLS } from './tools.ts';
 
 export const MCP_PROTOCOL_VERSIONS = ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26'];
@@ -48,10 +49,13 @@ function result(structuredContent: Record<string, unknown>) {
   return { structuredContent, content: [{ type: 'text' as const, text: JSON.stringify(structuredContent) }] };
 }
 
-function buildServer(facts: Product, info: { name: string; version: string }): McpServer {
+function buildServer(facts: Product, info: { name: string; version: string }, resources: readonly McpResource[]): McpServer {
   const server = new McpServer(info, {
     instructions: `Read-only, reviewed public facts about ${facts.product.name}. No tool creates or changes anything.`,
+    // No subscriptions and no list-change notices: the resources change only when the facts are reloaded.
+    capabilities: { resources: { listChanged: false } },
   });
+  registerResources(server, resources);
   for (const tool of TOOLS) {
     server.registerTool(
       tool.name,
@@ -71,8 +75,8 @@ function buildServer(facts: Product, info: { name: string; version: string }): M
 /** Serves one already-vetted MCP POST whose body has been read and parsed. */
 export type McpEndpoint = (request: Request, parsedBody: unknown) => Promise<Response>;
 
-export function createMcpEndpoint(facts: Product, info: { name: string; version: string }): McpEndpoint {
-  const factory = () => buildServer(facts, info);
+export function createMcpEndpoint(facts: Product, info: { name: string; version: string }, resources: readonly McpResource[] = []): McpEndpoint {
+  const factory = () => buildServer(facts, info, resources);
   const modern = createMcpHandler(factory, { legacy: 'reject' });
   return async (request, parsedBody) => {
     if (!(await isLegacyRequest(request, parsedBody))) return modern.fetch(request, { parsedBody });

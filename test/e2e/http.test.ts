@@ -44,7 +44,9 @@ interface Resource {
   operation: string;
   cacheControl: string;
   mediaTypes: string[];
-  check(body: any, base: string): void;
+  /** The body is text, not JSON. */
+  text?: boolean;
+  check(body: any, base: string, headers: Record<string, string>): void;
 }
 
 /** Every string in a JSON value, so the index can be checked for its links without fixing its layout. */
@@ -69,6 +71,9 @@ const RESOURCES: Resource[] = [
           `${base}/api/v1/product`,
           `${base}/openapi.json`,
           `${base}/mcp`,
+          `${base}/.well-known/api-catalog`,
+          `${base}/llms.txt`,
+          `${base}/mcp/server-card`,
           'get_product_overview',
           'list_public_resources',
           'list_start_options',
@@ -106,6 +111,38 @@ const RESOURCES: Resource[] = [
       expect(Object.keys(body.paths)).toEqual(
         expect.arrayContaining(['/api/v1', '/api/v1/health', '/api/v1/product', '/openapi.json', '/mcp']),
       );
+    },
+  },
+  {
+    path: '/.well-known/api-catalog',
+    operation: '/.well-known/api-catalog',
+    cacheControl: 'public, max-age=60',
+    mediaTypes: ['application/linkset+json'],
+    check(body, base, headers) {
+      expect(headers['content-type']).toBe('application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"');
+      expect(parseLinks(headers['link'])).toContainEqual({ uri: `${base}/.well-known/api-catalog`, params: { rel: 'api-catalog' } });
+      expect(body.linkset[0].anchor).toBe(`${base}/api/v1`);
+      expect(body.linkset[0]['service-desc']).toEqual([{ href: `${base}/openapi.json`, type: 'application/json' }]);
+    },
+  },
+  {
+    path: '/llms.txt',
+    operation: '/llms.txt',
+    cacheControl: 'public, max-age=60',
+    mediaTypes: ['text/markdown'],
+    text: true,
+    check(body, base) {
+      expect(body).toMatch(new RegExp(`^# ${SAMPLE_FACTS.product.name}\n\n> `));
+      expect(body).toContain(`](${base}/openapi.json): `);
+    },
+  },
+  {
+    path: '/mcp/server-card',
+    operation: '/mcp/server-card',
+    cacheControl: 'public, max-age=60',
+    mediaTypes: ['application/mcp-server-card+json'],
+    check(body, base) {
+      expect(body.remotes).toEqual([{ type: 'streamable-http', url: `${base}/mcp`, supportedProtocolVersions: expect.arrayContaining(['2026-07-28']) }]);
     },
   },
   ...Object.entries(PROBLEMS).map(([code, { status, title }]) => ({
@@ -188,10 +225,10 @@ describe.each(RUNTIMES)('%s entry: HTTP contract', (runtime) => {
       expectEveryResponseHeaders(response, base, QUOTA);
       expect(response.headers['deprecation'], 'no Deprecation while none is configured').toBeUndefined();
       expect(response.headers['sunset']).toBeUndefined();
-      const body = response.json();
+      const body = resource.text ? response.text() : response.json();
       const mediaType = response.headers['content-type']!.split(';')[0]!.trim().toLowerCase();
       validate.response(resource.operation, 'get', 200, mediaType, body);
-      resource.check(body, base);
+      resource.check(body, base, response.headers);
     });
 
     it('HEAD answers as GET without a body; Content-Length is the GET length or absent', async () => {
@@ -356,6 +393,9 @@ describe.each(RUNTIMES)('%s entry: HTTP contract', (runtime) => {
       ['PUT', '/openapi.json', 'GET'],
       ['PATCH', '/api/v1/health', 'GET'],
       ['POST', '/problems/rate_limited', 'GET'],
+      ['POST', '/.well-known/api-catalog', 'GET'],
+      ['PUT', '/llms.txt', 'GET'],
+      ['DELETE', '/mcp/server-card', 'GET'],
       ['GET', '/mcp', 'POST'],
       ['DELETE', '/mcp', 'POST'],
     ])('%s %s is the 405 method_not_allowed problem with Allow', async (method, path, allowed) => {
@@ -379,7 +419,7 @@ describe.each(RUNTIMES)('%s entry: HTTP contract', (runtime) => {
   });
 
   describe('CORS preflight', () => {
-    it.each(['/api/v1', '/api/v1/health', '/api/v1/product', '/openapi.json', '/problems/rate_limited'])(
+    it.each(['/api/v1', '/api/v1/health', '/api/v1/product', '/openapi.json', '/problems/rate_limited', '/.well-known/api-catalog', '/llms.txt', '/mcp/server-card'])(
       'OPTIONS %s answers 204 with Allow and the preflight headers, never credentials',
       async (path) => {
         const response = await sendRaw(base, 'OPTIONS', path, {

@@ -2,7 +2,8 @@
  * The MCP endpoint through both real clients, on every runtime entry: the current line
  * `@modelcontextprotocol/client` (negotiating revision 2026-07-28) and the 2025-era
  * `@modelcontextprotocol/sdk` Client. Tool definitions, results validated with Ajv against the
- * advertised output schemas, and the same facts as GET /api/v1/product.
+ * advertised output schemas, and the same facts as GET /api/v1/product; the resources, read as
+ * exactly the bytes REST serves at their URLs.
  */
 import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client';
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
@@ -25,9 +26,23 @@ interface ToolResult {
   isError?: boolean;
 }
 
+interface ListedResource {
+  uri: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  annotations?: { audience?: string[]; lastModified?: string };
+}
+type ReadResult = { contents: Array<{ uri: string; mimeType?: string; text?: string; blob?: string }> };
+
 /** What the tests need from either client. */
 interface Connected {
   listTools(): Promise<Tool[]>;
+  listResources(): Promise<ListedResource[]>;
+  listResourceTemplates(): Promise<unknown[]>;
+  readResource(uri: string): Promise<ReadResult>;
+  capabilities(): Record<string, any> | undefined;
   callTool(name: string, args?: Record<string, unknown>): Promise<ToolResult>;
   protocolVersion(): string | undefined;
   sessionId(): string | undefined;
@@ -65,6 +80,10 @@ const CLIENTS = [
       await client.connect(transport);
       return {
         listTools: async () => (await client.listTools()).tools as Tool[],
+        listResources: async () => (await client.listResources()).resources as ListedResource[],
+        listResourceTemplates: async () => (await client.listResourceTemplates()).resourceTemplates,
+        readResource: async (uri) => (await client.readResource({ uri })) as ReadResult,
+        capabilities: () => client.getServerCapabilities(),
         callTool: async (name, args = {}) => (await client.callTool({ name, arguments: args })) as ToolResult,
         protocolVersion: () => client.getNegotiatedProtocolVersion(),
         sessionId: () => transport.sessionId,
@@ -81,6 +100,10 @@ const CLIENTS = [
       await client.connect(transport);
       return {
         listTools: async () => (await client.listTools()).tools as Tool[],
+        listResources: async () => (await client.listResources()).resources as ListedResource[],
+        listResourceTemplates: async () => (await client.listResourceTemplates()).resourceTemplates,
+        readResource: async (uri) => (await client.readResource({ uri })) as ReadResult,
+        capabilities: () => client.getServerCapabilities(),
         callTool: async (name, args = {}) => (await client.callTool({ name, arguments: args })) as ToolResult,
         protocolVersion: () => transport.protocolVersion,
         sessionId: () => transport.sessionId,
@@ -92,7 +115,7 @@ const CLIENTS = [
 
 describe.each(RUNTIMES)('MCP clients against the %s entry', (runtime) => {
   let server: RunningEntry;
-  let product: { product: Record<string, unknown>; resources: Array<{ kind: string }>; startOptions: unknown[] };
+  let product: { product: Record<string, unknown> & { reviewedOn: string }; resources: Array<{ kind: string }>; startOptions: unknown[] };
 
   beforeAll(async () => {
     server = await startEntry(runtime, { RATE_LIMIT_QUOTA: '100000' });
@@ -219,6 +242,54 @@ describe.each(RUNTIMES)('MCP clients against the %s entry', (runtime) => {
 
     it('answers an unknown tool with a JSON-RPC error', async () => {
       await expect(client.callTool('delete_everything')).rejects.toMatchObject({ code: -32602 });
+    });
+
+    describe('resources', () => {
+      const RESOURCES = [
+        { path: '/api/v1/product', mimeType: 'application/json' },
+        { path: '/openapi.json', mimeType: 'application/json' },
+        { path: '/llms.txt', mimeType: 'text/markdown' },
+      ];
+
+      it('declares the resources capability without subscriptions or list-change notices', () => {
+        const resources = client.capabilities()?.resources;
+        expect(resources).toBeDefined();
+        expect(resources.subscribe ?? false).toBe(false);
+        expect(resources.listChanged ?? false).toBe(false);
+      });
+
+      it('lists the product, the OpenAPI document and llms.txt, each named, titled, described and annotated', async () => {
+        const listed = await client.listResources();
+        expect(listed.map((resource) => resource.uri).sort()).toEqual(RESOURCES.map(({ path }) => `${server.url}${path}`).sort());
+        for (const { path, mimeType } of RESOURCES) {
+          const resource = listed.find((candidate) => candidate.uri === `${server.url}${path}`)!;
+          expect(resource.mimeType, path).toBe(mimeType);
+          for (const field of ['name', 'title', 'description'] as const) expect(resource[field], `${path} ${field}`).toMatch(/\S/);
+          expect(resource.annotations?.audience, path).toEqual(['user', 'assistant']);
+        }
+        const facts = listed.find((resource) => resource.uri.endsWith('/api/v1/product'))!;
+        expect(facts.annotations?.lastModified).toBe(`${product.product.reviewedOn}T00:00:00Z`);
+      });
+
+      it.each(RESOURCES)('reads $path as exactly the bytes REST serves there', async ({ path, mimeType }) => {
+        const rest = await fetch(`${server.url}${path}`);
+        expect(rest.status).toBe(200);
+        const restBytes = new Uint8Array(await rest.arrayBuffer());
+        const { contents } = await client.readResource(`${server.url}${path}`);
+        expect(contents).toHaveLength(1);
+        expect(contents[0]).toMatchObject({ uri: `${server.url}${path}`, mimeType });
+        expect(new TextEncoder().encode(contents[0]!.text!)).toEqual(restBytes);
+      });
+
+      it('lists no resource templates', async () => {
+        expect(await client.listResourceTemplates()).toEqual([]);
+      });
+
+      // SEP-2164 (revision 2026-07-28), which the SDK applies to every revision: Invalid Params with the URI as data.
+      it('answers an unknown URI with the JSON-RPC resource-not-found error', async () => {
+        const unknown = `${server.url}/api/v1/nope`;
+        await expect(client.readResource(unknown)).rejects.toMatchObject({ code: -32602, data: { uri: unknown } });
+      });
     });
 
     it('never received an Mcp-Session-Id, and every request was answered with JSON, not SSE', () => {

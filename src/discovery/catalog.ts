@@ -1,0 +1,23 @@
+/**
+ * @module The API catalog (RFC 9727): one Linkset context, the API, with its OpenAPI document
+ * (service-desc), the facts' documentation pages (service-doc), its health (status) and llms.txt
+ * (service-meta).
+ */
+import { API_PATH, HEALTH_PATH, LLMS_PATH, OPENAPI_PATH } from '../routes.ts';
+import type { Product } from '../schemas.ts';
+import type { ApiCatalog } from './schemas.ts';
+
+export function buildApiCatalog(base: string, facts: Product): ApiCatalog {
+  const docs = facts.resources.filter((resource) => resource.kind === 'docs').map(({ url, title }) => ({ href: url, type: 'text/html', title }));
+  return {
+    linkset: [
+      {
+        anchor: `${base}${API_PATH}`,
+        'service-desc': [{ href: `${base}${OPENAPI_PATH}`, type: 'application/json' }],
+        ...(docs.length > 0 ? { 'service-doc': docs } : {}),
+        status: [{ href: `${base}${HEALTH_PATH}`, type: 'application/json' }],
+        'service-meta': [{ href: `${base}${LLMS_PATH}`, type: 'text/markdown' }],
+      },
+    ],
+  };
+}

@@ -1,0 +1,38 @@
+/**
+ * @module The MCP Server Card (experimental draft, SEP-2127, served at `<streamable-http-url>/server-card`):
+ * identity, transport and protocol revisions of the /mcp endpoint.
+ */
+import { MCP_PATH } from '../routes.ts';
+import type { Product } from '../schemas.ts';
+import { SERVER_CARD_SCHEMA, SERVER_CARD_TEXT_MAX, type ServerCard } from './schemas.ts';
+
+/** Reverse-DNS of the base URL's host (`api.example.com` -> `com.example.api`), as the draft's `name` pattern admits. */
+export function serverCardName(base: string): string {
+  const host = new URL(base).hostname.split('.').reverse().join('.');
+  return `${host.replace(/[^a-zA-Z0-9.-]/g, '-')}/product-discovery`;
+}
+
+/**
+ * The draft caps `description` and `title` at 100 characters: a longer text is cut at its first
+ * sentence or clause when that fits, else at a word, marked with an ellipsis.
+ */
+export function fitText(text: string, max = SERVER_CARD_TEXT_MAX): string {
+  if (text.length <= max) return text;
+  const clause = /^(.+?)[.:;](?:\s|$)/.exec(text)?.[1];
+  if (clause && clause.length < max) return `${clause}.`;
+  const cut = text.slice(0, max - 1);
+  return `${cut.slice(0, cut.lastIndexOf(' ') > 0 ? cut.lastIndexOf(' ') : cut.length).replace(/[\s,;:]+$/, '')}…`;
+}
+
+export function buildServerCard(base: string, facts: Product, server: { version: string; protocolVersions: readonly string[] }): ServerCard {
+  const website = facts.resources.find((resource) => resource.kind === 'website');
+  return {
+    $schema: SERVER_CARD_SCHEMA,
+    name: serverCardName(base),
+    title: fitText(facts.product.name),
+    version: server.version,
+    description: fitText(facts.product.summary),
+    ...(website ? { websiteUrl: website.url } : {}),
+    remotes: [{ type: 'streamable-http', url: `${base}${MCP_PATH}`, supportedProtocolVersions: [...server.protocolVersions] }],
+  };
+}
