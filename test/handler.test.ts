@@ -99,8 +99,13 @@ describe('handler', () => {
     expect(index.deprecation).toBeUndefined();
   });
 
-  it('reports health ok with the memory store', async () => {
-    expect(await (await handle(get('/api/v1/health'))).json()).toEqual({ status: 'ok', rateLimitStore: 'memory' });
+  it('reports health ok with the memory store, and which facts it serves since when', async () => {
+    const before = Date.now();
+    const fresh = await makeHandler();
+    const body = await (await fresh(get('/api/v1/health'))).json();
+    expect(body).toEqual({ status: 'ok', rateLimitStore: 'memory', facts: { reviewedOn: sampleFacts().product.reviewedOn, loadedAt: expect.any(String) } });
+    expect(Date.parse(body.facts.loadedAt)).toBeGreaterThanOrEqual(before - 1000);
+    expect(Date.parse(body.facts.loadedAt)).toBeLessThanOrEqual(Date.now());
   });
 
   it.each(PROBLEM_CODES)('describes the problem type %s at its type URI', async (code) => {
