@@ -12,7 +12,7 @@ export class StartupError extends Error {
 export const DEFAULTS = {
   port: 8787,
   host: '127.0.0.1',
-  rateLimit: { quota: 120, windowSeconds: 60, fail: 'open' as 'open' | 'closed' },
+  rateLimit: { quota: 120, windowSeconds: 60, fail: 'open' as 'open' | 'closed', ipv6PrefixBits: 56 },
   trustProxyHops: 0,
   mcp: { maxBodyBytes: 65536 },
 };
@@ -73,6 +73,8 @@ const Environment = v.object({
   ),
   RATE_LIMIT_FAIL: v.optional(v.picklist(['open', 'closed'], 'must be "open" or "closed"'), DEFAULTS.rateLimit.fail),
   TRUST_PROXY_HOPS: v.optional(wholeNumber(0, 32), String(DEFAULTS.trustProxyHops)),
+  RATE_LIMIT_IPV6_PREFIX: v.optional(wholeNumber(32, 128), String(DEFAULTS.rateLimit.ipv6PrefixBits)),
+  ACCESS_LOG: v.optional(v.picklist(['json', 'off'], 'must be "json" or "off"'), 'off'),
   MCP_ALLOWED_ORIGINS: v.optional(
     v.pipe(
       v.string(),
@@ -104,8 +106,10 @@ export interface Options {
   /** `{base}`; unset means "the address the server listens on", known only once it listens. */
   publicBaseUrl?: string;
   factsFile?: string;
-  rateLimit: { quota: number; windowSeconds: number; fail: 'open' | 'closed'; redisUrl?: string };
+  rateLimit: { quota: number; windowSeconds: number; fail: 'open' | 'closed'; ipv6PrefixBits: number; redisUrl?: string };
   trustProxyHops: number;
+  /** One JSON line per request through the logger. */
+  accessLog: boolean;
   mcp: { allowedOrigins?: string[]; maxBodyBytes: number };
   deprecation?: Deprecation;
 }
@@ -127,8 +131,15 @@ export function loadConfig(env: Record<string, string | undefined>): Options {
     host: e.HOST,
     publicBaseUrl: e.PUBLIC_BASE_URL,
     factsFile: e.FACTS_FILE,
-    rateLimit: { quota: e.RATE_LIMIT_QUOTA, windowSeconds: e.RATE_LIMIT_WINDOW_SECONDS, fail: e.RATE_LIMIT_FAIL, redisUrl: e.REDIS_URL },
+    rateLimit: {
+      quota: e.RATE_LIMIT_QUOTA,
+      windowSeconds: e.RATE_LIMIT_WINDOW_SECONDS,
+      fail: e.RATE_LIMIT_FAIL,
+      ipv6PrefixBits: e.RATE_LIMIT_IPV6_PREFIX,
+      redisUrl: e.REDIS_URL,
+    },
     trustProxyHops: e.TRUST_PROXY_HOPS,
+    accessLog: e.ACCESS_LOG === 'json',
     mcp: { allowedOrigins: e.MCP_ALLOWED_ORIGINS, maxBodyBytes: e.MCP_MAX_BODY_BYTES },
     deprecation: deprecation(e.DEPRECATION_DATE, e.SUNSET_DATE, e.SUCCESSOR_PATH),
   };

@@ -6,7 +6,25 @@ import * as v from 'valibot';
 import { StartupError } from './config.ts';
 import { Product } from './schemas.ts';
 
-const CREDENTIAL_WORDS = ['token', 'key', 'secret', 'sig', 'signature', 'session', 'password', 'auth', 'code'];
+// The contract's word rule ("Surface"): a parameter carries a credential when one of its words is one
+// of these, or when it is `code` alone or after auth/authorization/oauth (an OAuth authorization code).
+const CREDENTIAL_WORDS = new Set([
+  'token', 'key', 'apikey', 'secret', 'password', 'passwd', 'pwd', 'session', 'sessionid', 'sid',
+  'sig', 'signature', 'credential', 'credentials', 'auth', 'jwt', 'bearer',
+]);
+const CODE_OWNERS = new Set(['auth', 'authorization', 'oauth']);
+
+/** Words of a parameter name: split at `_`, `-`, `.` and lower-to-upper case changes, lower-cased. */
+const wordsOf = (name: string) =>
+  name.split(/[_.-]|(?<=[a-z])(?=[A-Z])/).filter(Boolean).map((word) => word.toLowerCase());
+
+export function carriesCredential(name: string): boolean {
+  const words = wordsOf(name);
+  return (
+    words.some((word) => CREDENTIAL_WORDS.has(word)) ||
+    words.some((word, index) => word === 'code' && (words.length === 1 || CODE_OWNERS.has(words[index - 1] ?? '')))
+  );
+}
 
 /** Parses and checks a facts document; throws a StartupError naming every bad field and its fix. */
 export function parseFacts(source: string, text: string): Product {
@@ -52,7 +70,7 @@ function credentialUrls(value: unknown, path: string): string[] {
   if (typeof value !== 'string' || !/^https?:\/\//i.test(value) || !URL.canParse(value)) return [];
   const url = new URL(value);
   if (url.username || url.password) return [`${path}: URL carries user info; remove the user name and password from it`];
-  const carrier = [...url.searchParams.keys()].find((name) => CREDENTIAL_WORDS.some((word) => name.toLowerCase().includes(word)));
+  const carrier = [...url.searchParams.keys()].find(carriesCredential);
   return carrier ? [`${path}: URL query parameter "${carrier}" may carry a credential; link to a public page without it`] : [];
 }
 

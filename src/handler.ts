@@ -1,11 +1,12 @@
 /**
  * @module The service as one web-standard fetch handler: a request's whole path, top to bottom.
  *
- *   count the request against the rate limit (CORS preflights are not counted)
+ *   count the request against the rate limit (CORS preflights and health are not counted)
  *   -> 429 / 503 when the policy refuses it
  *   -> GET/HEAD of a document: its prepared answer (ETag/304, gzip, HEAD)
  *   -> anything else through the router: health, MCP, preflight, 405 with Allow, 404
- *   every answer carries the rate-limit, CORS, nosniff and Link headers (and the deprecation under /api/v1).
+ *   every answer carries the rate-limit, CORS, nosniff and Link headers (and the deprecation under /api/v1);
+ *   every error answer carries `Cache-Control: no-store`; with an access log, one line per request.
  */
 import { DEFAULTS, withDefaults, type Options } from './config.ts';
 import { originAllowed, preflight } from './cors.ts';
@@ -13,13 +14,14 @@ import { deprecationNotice } from './deprecation.ts';
 import { createDispatcher } from './dispatch.ts';
 import { mergeHeaders, type HeaderRecord } from './headers.ts';
 import { respond } from './http.ts';
+import { errorField, jsonLinesLogger, type Logger } from './log.ts';
 import { problemResponder } from './problems.ts';
 import { clientKey } from './ratelimit/client.ts';
 import { policyField, rateLimitFields } from './ratelimit/fields.ts';
 import { Limiter, type RateLimitState } from './ratelimit/limiter.ts';
 import { MemoryStore } from './ratelimit/memory.ts';
 import type { CounterStore } from './ratelimit/store.ts';
-import { allowOf, HEALTH_PATH } from './routes.ts';
+import { allowOf, pathsOf, ROUTES } from './routes.ts';
 import { buildSurface, fixedHeaders, type Surface } from './surface.ts';
 import type { ProblemCode, Product } from './schemas.ts';
 
@@ -32,6 +34,10 @@ export interface HandlerOptions {
   trustProxyHops?: number;
   mcp?: Partial<Options['mcp']>;
   deprecation?: Options['deprecation'];
+  /** Where log lines go (default: JSON lines on stdout and stderr). */
+  logger?: Logger;
+  /** One `request` log line per request (time, request id, method, path, status, duration, client key). */
+  accessLog?: boolean;
 }
 
 export interface RequestInfo {
@@ -45,6 +51,11 @@ export interface Handler {
   idle(): Promise<void>;
   /** Releases the rate-limit store. */
   close(): Promise<void>;
+  /**
+   * Serves new, already checked facts (see `checkFacts`): REST, MCP and ETags switch together once
+   * everything is built; requests in between are answered from the old facts.
+   */
+  reload(facts: Product): Promise<void>;
 }
 
 /** The path of a request URL, which the Request constructor has already normalised, without a URL object. */
@@ -55,22 +66,33 @@ export function pathOf(url: string): string {
   return end < 0 ? url.slice(start) : url.slice(start, start + end);
 }
 
-/** Failing closed, only health answers (200, degraded), whatever the fallback count says. */
-function refusalOf(state: RateLimitState, path: string): ProblemCode | undefined {
-  if (state.unavailable) return path === HEALTH_PATH ? undefined : 'service_unavailable';
-  return state.exceeded ? 'rate_limited' : undefined;
+/** Paths whose GET and HEAD are not counted (health): the route table says which. */
+const UNCOUNTED = new Set(ROUTES.filter((route) => route.counted === false).flatMap((route) => pathsOf(route).map(({ path }) => path)));
+
+const countedRequest = (method: string, path: string) =>
+  method !== 'OPTIONS' && !((method === 'GET' || method === 'HEAD') && UNCOUNTED.has(path));
+
+/** Failing closed, the store may be back at once: a retry in a few seconds, not at the window's end. */
+const FAIL_CLOSED_RETRY_SECONDS = 2;
+
+function refusalOf(state: RateLimitState): { code: ProblemCode; retryAfter: number } | undefined {
+  if (state.unavailable) return { code: 'service_unavailable', retryAfter: FAIL_CLOSED_RETRY_SECONDS };
+  return state.exceeded ? { code: 'rate_limited', retryAfter: state.resetSeconds } : undefined;
 }
 
 export async function createHandler(options: HandlerOptions): Promise<Handler> {
   const base = options.publicBaseUrl.replace(/\/+$/, '');
-  const { quota, windowSeconds, fail, redisUrl, store: given } = withDefaults(DEFAULTS.rateLimit, options.rateLimit);
+  const log = options.logger ?? jsonLinesLogger();
+  const rateLimit = withDefaults(DEFAULTS.rateLimit, options.rateLimit);
+  const { quota, windowSeconds, fail, ipv6PrefixBits, redisUrl, store: given } = rateLimit;
   const store = given ?? (redisUrl ? (await import('./ratelimit/redis.ts')).createRedisStore(redisUrl) : new MemoryStore());
-  const limiter = new Limiter({ quota, windowSeconds, fail, store });
+  const limiter = new Limiter({ quota, windowSeconds, fail, store, logger: log });
   const policy = policyField(quota, windowSeconds);
   const trustProxyHops = options.trustProxyHops ?? DEFAULTS.trustProxyHops;
   const mcp = withDefaults({ allowedOrigins: [new URL(base).origin], ...DEFAULTS.mcp }, options.mcp);
   const settings = { base, deprecation: deprecationNotice(base, options.deprecation), storeKind: store.kind, mcp };
-  const surface: Surface = await buildSurface(settings, options.facts);
+  // Swapped whole on reload; each request reads it once, so it sees either the old facts or the new.
+  let surface: Surface = await buildSurface(settings, options.facts);
   const headersFor = fixedHeaders(settings);
   const problem = problemResponder(base);
   const dispatch = createDispatcher({
@@ -79,6 +101,8 @@ export async function createHandler(options: HandlerOptions): Promise<Handler> {
       const outcome = await surface.mcp(request);
       if ('refused' in outcome) return problem(request, outcome.refused, headers);
       for (const name in headers) outcome.response.headers.set(name, headers[name]!);
+      // The SDK's JSON-RPC error answers (400 for a malformed message...) are errors too.
+      if (outcome.response.status >= 400) outcome.response.headers.set('Cache-Control', 'no-store');
       return outcome.response;
     },
     preflight: (request, headers, route) =>
@@ -89,25 +113,23 @@ export async function createHandler(options: HandlerOptions): Promise<Handler> {
     notFound: (request, headers) => problem(request, 'api_route_not_found', headers),
   });
 
-  async function answer(request: Request, info: RequestInfo): Promise<Response> {
-    const path = pathOf(request.url);
+  async function answer(request: Request, path: string, key: string, requestId: () => string): Promise<Response> {
     let limits: HeaderRecord = {};
     try {
-      const key = clientKey(request, info.clientAddress, trustProxyHops);
-      const counted = request.method !== 'OPTIONS';
+      const counted = countedRequest(request.method, path);
       const state = counted ? await limiter.hit(key) : await limiter.peek(key);
       limits = rateLimitFields(policy, state);
-      const refusal = counted && refusalOf(state, path);
+      const refusal = counted ? refusalOf(state) : undefined;
       if (refusal) {
-        const headers = mergeHeaders(headersFor(path), limits, { 'Retry-After': String(state.resetSeconds) });
-        return problem(request, refusal, headers, refusal === 'rate_limited' ? { 'violated-policies': ['default'] } : undefined);
+        const headers = mergeHeaders(headersFor(path), limits, { 'Retry-After': String(refusal.retryAfter) });
+        return problem(request, refusal.code, headers, refusal.code === 'rate_limited' ? { 'violated-policies': ['default'] } : undefined);
       }
       const document = (request.method === 'GET' || request.method === 'HEAD') && surface.documents.get(path);
       if (document) return respond(request, document, limits);
       return await dispatch(request, path, mergeHeaders(headersFor(path), limits));
     } catch (error) {
-      const id = crypto.randomUUID();
-      console.error(`request ${id} failed: ${request.method}`, error);
+      const id = requestId();
+      log({ level: 'error', event: 'request_failed', requestId: id, method: request.method, path, error: errorField(error) });
       return problem(request, 'internal_error', mergeHeaders(headersFor(path), limits), { instance: `urn:uuid:${id}` });
     }
   }
@@ -116,8 +138,19 @@ export async function createHandler(options: HandlerOptions): Promise<Handler> {
   let drained: (() => void) | undefined;
   const handle = async (request: Request, info: RequestInfo = {}): Promise<Response> => {
     inFlight++;
+    const time = new Date().toISOString();
+    const started = performance.now();
+    const path = pathOf(request.url);
+    const key = clientKey(request, info.clientAddress, trustProxyHops, ipv6PrefixBits);
+    let id: string | undefined;
+    const requestId = () => (id ??= crypto.randomUUID());
     try {
-      return await answer(request, info);
+      const response = await answer(request, path, key, requestId);
+      if (options.accessLog) {
+        const durationMs = Math.round((performance.now() - started) * 1000) / 1000;
+        log({ level: 'info', event: 'request', time, requestId: requestId(), method: request.method, path, status: response.status, durationMs, client: key });
+      }
+      return response;
     } finally {
       if (--inFlight === 0) drained?.();
     }
@@ -125,5 +158,9 @@ export async function createHandler(options: HandlerOptions): Promise<Handler> {
   return Object.assign(handle, {
     idle: () => (inFlight === 0 ? Promise.resolve() : new Promise<void>((resolve) => (drained = resolve))),
     close: () => limiter.close(),
+    async reload(facts: Product) {
+      surface = await buildSurface(settings, facts);
+      log({ level: 'info', event: 'facts_reloaded', reviewedOn: facts.product.reviewedOn });
+    },
   });
 }

@@ -56,14 +56,14 @@ function problem(description: string, extraHeaders: HeaderName[] = []) {
   };
 }
 
-/** The refusals every counted route can answer, and the 404 of a path whose parameter is unknown. */
+/** The refusals a route can answer: the rate limit's when it is counted, and the 404 of a path whose parameter is unknown. */
 function commonRefusals(route: Route) {
   return {
     ...(route.params ? { '404': responseRef('NotFound') } : {}),
-    '429': responseRef('TooManyRequests'),
+    // An uncounted route (health) is never refused: not over quota, and failing closed it answers 200 degraded.
+    ...(route.counted === false ? {} : { '429': responseRef('TooManyRequests') }),
     '500': responseRef('InternalError'),
-    // Failing closed, health still answers (200, degraded).
-    ...(route.answer === 'health' ? {} : { '503': responseRef('ServiceUnavailable') }),
+    ...(route.counted === false ? {} : { '503': responseRef('ServiceUnavailable') }),
   };
 }
 
@@ -125,6 +125,7 @@ function mcpOperations(route: Route, input: OpenApiInput) {
         '202': { description: 'A notification was accepted.', headers: headers(COMMON) },
         '400': {
           description: 'A malformed MCP request, answered by the SDK as a JSON-RPC error.',
+          headers: headers([...COMMON, 'Cache-Control']),
           content: { [route.mediaType]: { schema: ref(route.body) } },
         },
         ...refusals,

@@ -28,6 +28,11 @@ export interface Route {
   cacheControl?: string;
   /** Path parameters and the values each takes; every combination is an exact path. */
   params?: Record<string, readonly string[]>;
+  /**
+   * `false`: GET and HEAD are not counted against the rate limit (they still carry its headers), so
+   * a load balancer probing from one address never sees a 429 or a fail-closed 503.
+   */
+  counted?: false;
 }
 
 export const API_PATH = '/api/v1';
@@ -71,6 +76,7 @@ export const ROUTES: Route[] = [
     body: Health,
     mediaType: JSON_TYPE,
     cacheControl: 'no-store',
+    counted: false,
   },
   {
     path: PRODUCT_PATH,

@@ -104,6 +104,8 @@ export const Health = v.pipe(
     status: v.picklist(['ok', 'degraded']),
     rateLimitStore: v.picklist(['memory', 'redis']),
     reason: v.optional(v.string()),
+    // Which facts this instance serves: their review date, and when it loaded them (start-up or the last reload).
+    facts: v.object({ reviewedOn: isoDate, loadedAt: v.pipe(v.string(), v.isoTimestamp()) }),
   }),
   v.title('Health'),
   v.description('Service status. "degraded" still answers every request; reason says why.'),
@@ -177,12 +179,7 @@ export type ProblemType = v.InferOutput<typeof ProblemType>;
 
 // The MCP endpoint's HTTP bodies, as the OpenAPI document describes them (the SDK validates the protocol).
 export const JsonRpcMessage = v.pipe(
-  v.object({
-    jsonrpc: v.literal('2.0'),
-    id: v.optional(v.union([v.string(), v.number()])),
-    method: v.string(),
-    params: v.optional(v.record(v.string(), v.unknown())),
-  }),
+  v.object({ jsonrpc: v.literal('2.0'), id: v.optional(v.union([v.string(), v.number()])), method: v.string(), params: v.optional(v.record(v.string(), v.unknown())) }),
   v.title('JsonRpcMessage'),
   v.description('One MCP JSON-RPC request or notification.'),
 );

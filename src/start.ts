@@ -1,11 +1,13 @@
 /**
  * @module Start-up shared by the runtime entries: read the configuration and the facts, listen,
- * announce the URL, and stop cleanly on SIGINT/SIGTERM after the requests in flight.
+ * announce the URL, reload the facts on SIGHUP, and stop cleanly on SIGINT/SIGTERM after the
+ * requests in flight. Log lines are JSON, one per line.
  * Each entry supplies only what differs per runtime (see `Runtime`).
  */
 import { loadConfig, StartupError } from './config.ts';
 import { checkFacts, parseFacts } from './facts.ts';
 import { createHandler, type Handler, type RequestInfo } from './handler.ts';
+import { jsonLinesLogger } from './log.ts';
 import type { Product } from './schemas.ts';
 import sampleFacts from './sample-facts.json' with { type: 'json' };
 
@@ -22,7 +24,7 @@ export interface Runtime {
   env: Record<string, string | undefined>;
   readTextFile(path: string): Promise<string>;
   listen(address: { host: string; port: number }, fetch: Fetch): Listening | Promise<Listening>;
-  onSignal(signal: 'SIGINT' | 'SIGTERM', listener: () => void): void;
+  onSignal(signal: 'SIGINT' | 'SIGTERM' | 'SIGHUP', listener: () => void): void;
   exit(code: number): never;
 }
 
@@ -39,7 +41,8 @@ export async function start(runtime: Runtime): Promise<void> {
     const server = await listenOrExplain(runtime, address, (request, info) =>
       handler ? handler(request, info) : handlerReady.then((late) => late(request, info)),
     );
-    handler = await createHandler({ ...options, publicBaseUrl: options.publicBaseUrl ?? server.url, facts });
+    const logger = jsonLinesLogger();
+    handler = await createHandler({ ...options, publicBaseUrl: options.publicBaseUrl ?? server.url, facts, logger });
     ready!(handler);
     console.log(`Serving ${facts.product.name} public API on ${server.url} (public base ${options.publicBaseUrl ?? server.url})`);
 
@@ -54,6 +57,14 @@ export async function start(runtime: Runtime): Promise<void> {
     };
     runtime.onSignal('SIGINT', stop);
     runtime.onSignal('SIGTERM', stop);
+    // A refused file leaves the served facts as they are; the refusal names every bad field.
+    const factsFile = options.factsFile;
+    runtime.onSignal('SIGHUP', () => {
+      if (!factsFile) return logger({ level: 'warn', event: 'facts_not_reloaded', reason: 'FACTS_FILE is not set: the shipped sample is served' });
+      loadFacts(factsFile, runtime.readTextFile)
+        .then((facts) => handler!.reload(facts))
+        .catch((error: Error) => logger({ level: 'error', event: 'facts_refused', file: factsFile, reason: error.message }));
+    });
   } catch (error) {
     if (!(error instanceof StartupError)) throw error;
     console.error(error.message);

@@ -131,7 +131,8 @@ export async function buildSurface(settings: Settings, facts: Product): Promise<
   const resources = describeResources(settings.base, facts, (path) => documents.get(path)!.identity.body);
 
   const healthRoute = ROUTES.find((route) => route.answer === 'health')!;
-  const healthOf = (health: Health) => build(healthRoute, healthRoute.path, health);
+  const served = { reviewedOn: facts.product.reviewedOn, loadedAt: new Date().toISOString() };
+  const healthOf = (health: Omit<Health, 'facts'>) => build(healthRoute, healthRoute.path, { ...health, facts: served });
   const healthy = await healthOf({ status: 'ok', rateLimitStore: settings.storeKind });
 
   return {

@@ -62,6 +62,13 @@ describe('breakingChanges', () => {
     expect(changes).toContain('GET /api/v1/product 200: header ETag removed');
   });
 
+  it('passes an error response the service no longer answers', async () => {
+    const before = await snapshot();
+    const after = structuredClone(before);
+    delete after.paths['/api/v1/product'].get.responses['429'];
+    expect(breakingChanges(before, after)).toEqual([]);
+  });
+
   it('fails on a new required input', async () => {
     const before = await snapshot();
     const after = structuredClone(before);

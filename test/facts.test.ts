@@ -52,6 +52,25 @@ describe('parseFacts', () => {
     expect(refusal(mutate)).toContain(expected);
   });
 
+  // The contract's examples ("Surface"): split at _ - . and lower-to-upper changes, then whole words.
+  const withParameter = (name: string) => (f: any) => (f.resources[1].url = `https://docs.example.com/search?${name}=1`);
+
+  it.each(['access_token', 'apiKey', 'X-Amz-Signature', 'sig', 'code', 'auth_code', 'sessionId', 'oauthCode', 'jwt', 'APIKEY', 'user.password'])(
+    'refuses the query parameter %s as a credential, naming the field',
+    (name) => {
+      expect(refusal(withParameter(name))).toContain(`resources[1].url: URL query parameter "${name}" may carry a credential`);
+    },
+  );
+
+  it.each(['keyword', 'author', 'country_code', 'designer', 'lang', 'page', 'postcode', 'visit_count'])(
+    'accepts the ordinary query parameter %s',
+    (name) => {
+      const facts = structuredClone(sample) as any;
+      withParameter(name)(facts);
+      expect(parseFacts('facts.json', JSON.stringify(facts)).resources[1]!.url).toContain(`?${name}=1`);
+    },
+  );
+
   it('lists every problem at once', () => {
     const message = refusal((f) => {
       f.resources[0].url = 'https://u:p@www.example.com/';

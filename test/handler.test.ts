@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { pathOf, type Handler } from '../src/handler.ts';
 import { PROBLEM_CODES } from '../src/schemas.ts';
-import { BASE, get, makeHandler, sampleFacts } from './support/handler.ts';
+import { BASE, closeHandlers, get, makeHandler, sampleFacts } from './support/handler.ts';
 
 const RATE_LIMIT_HEADERS = ['ratelimit-policy', 'ratelimit', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'];
 
@@ -102,8 +102,13 @@ describe('handler', () => {
     expect(index.deprecation).toBeUndefined();
   });
 
-  it('reports health ok with the memory store', async () => {
-    expect(await (await handle(get('/api/v1/health'))).json()).toEqual({ status: 'ok', rateLimitStore: 'memory' });
+  it('reports health ok with the memory store, and which facts it serves since when', async () => {
+    const before = Date.now();
+    const fresh = await makeHandler();
+    const body = await (await fresh(get('/api/v1/health'))).json();
+    expect(body).toEqual({ status: 'ok', rateLimitStore: 'memory', facts: { reviewedOn: sampleFacts().product.reviewedOn, loadedAt: expect.any(String) } });
+    expect(Date.parse(body.facts.loadedAt)).toBeGreaterThanOrEqual(before - 1000);
+    expect(Date.parse(body.facts.loadedAt)).toBeLessThanOrEqual(Date.now());
   });
 
   it.each(PROBLEM_CODES)('describes the problem type %s at its type URI', async (code) => {
@@ -218,5 +223,37 @@ describe('pathOf', () => {
   ])('reads the same path as the URL parser from %s', (url) => {
     const request = new Request(url);
     expect(pathOf(request.url)).toBe(new URL(request.url).pathname);
+  });
+});
+
+describe('reload', () => {
+  afterAll(closeHandlers);
+
+  it('switches REST, MCP, health and the ETags of what depends on the facts together; requests in between all succeed', async () => {
+    const handler = await makeHandler({ logger: () => {} });
+    const etag = async (path: string) => (await handler(get(path))).headers.get('etag');
+    const mcpName = async () => {
+      const body = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_product_overview', arguments: {} } };
+      const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' };
+      const answer = await (await handler(get('/mcp', { method: 'POST', headers, body: JSON.stringify(body) }))).json();
+      return answer.result.structuredContent.name as string;
+    };
+    const before = { product: await etag('/api/v1/product'), problem: await etag('/problems/rate_limited'), index: await etag('/api/v1') };
+    const next = sampleFacts();
+    next.product.name = 'Renamed Galleries';
+    next.product.reviewedOn = '2027-01-15';
+
+    const statuses: number[] = [];
+    const load = Promise.all(Array.from({ length: 200 }, async () => statuses.push((await handler(get('/api/v1/product'))).status)));
+    await handler.reload(next);
+    await load;
+    expect(statuses.every((status) => status === 200)).toBe(true);
+
+    expect((await (await handler(get('/api/v1/product'))).json()).product.name).toBe('Renamed Galleries');
+    expect(await mcpName()).toBe('Renamed Galleries');
+    expect((await (await handler(get('/api/v1/health'))).json()).facts.reviewedOn).toBe('2027-01-15');
+    expect(await etag('/api/v1/product')).not.toBe(before.product);
+    expect(await etag('/api/v1')).not.toBe(before.index);
+    expect(await etag('/problems/rate_limited')).toBe(before.problem);
   });
 });

@@ -116,10 +116,11 @@ describe('the served OpenAPI document', () => {
     expect(validate(body)).toBe(false);
   });
 
-  it('declares the rate-limit headers on every response and the 429', () => {
+  it('declares the rate-limit headers on every response, and the 429 and 503 on every counted operation (all but health)', () => {
     for (const [path, operations] of Object.entries(doc.paths)) {
       for (const [method, operation] of Object.entries(operations)) {
-        expect(operation.responses['429'], `${method} ${path}`).toEqual({ $ref: '#/components/responses/TooManyRequests' });
+        const refusals = path === '/api/v1/health' ? [undefined, undefined] : [{ $ref: '#/components/responses/TooManyRequests' }, { $ref: '#/components/responses/ServiceUnavailable' }];
+        expect([operation.responses['429'], operation.responses['503']], `${method} ${path}`).toEqual(refusals);
         for (const [status, response] of Object.entries<any>(operation.responses)) {
           const resolved = response.$ref ? doc.components.responses[response.$ref.split('/').pop()] : response;
           if (status === '400') continue; // answered by the MCP SDK itself

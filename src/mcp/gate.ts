@@ -16,20 +16,57 @@ export interface McpGateOptions {
 
 export type McpOutcome = { refused: ProblemCode } | { response: Response };
 
+/**
+ * How much of a refused body is read and dropped before the 413 goes out. Answering while the
+ * client still sends made Bun reset the connection (EPIPE at the client, no 413 read); past this
+ * the client is sending far more than any MCP message, and the connection may drop.
+ */
+const DISCARD_BYTES = 4 * 1024 * 1024;
+const DISCARD_MS = 5_000;
+
+/** Reads and drops what is left of `body`, up to DISCARD_BYTES and DISCARD_MS. */
+async function discard(body: ReadableStream<Uint8Array>, alreadyRead = 0): Promise<void> {
+  const reader = body.getReader();
+  const timer = setTimeout(() => reader.cancel().catch(() => {}), DISCARD_MS);
+  try {
+    for (let size = alreadyRead; size <= DISCARD_BYTES; ) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      size += value.byteLength;
+    }
+    await reader.cancel();
+  } catch {
+    // The client went away or the time ran out: answer anyway.
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** Reads at most `limit` bytes; a longer body is refused without being buffered whole. */
 async function readBounded(request: Request, limit: number): Promise<string | undefined> {
   const declared = request.headers.get('content-length');
-  if (declared !== null) {
+  if (declared !== null && Number(declared) <= limit) {
     // The server enforces a declared length; reading it whole avoids a stream on Node's adapter.
-    return Number(declared) > limit ? undefined : request.text();
+    return request.text();
   }
   if (!request.body) return '';
+  if (declared !== null) {
+    if (Number(declared) <= DISCARD_BYTES) await discard(request.body);
+    return undefined;
+  }
   const chunks: Uint8Array[] = [];
   let size = 0;
-  for await (const chunk of request.body as unknown as AsyncIterable<Uint8Array>) {
-    size += chunk.byteLength;
-    if (size > limit) return undefined;
-    chunks.push(chunk);
+  const reader = request.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      reader.releaseLock();
+      await discard(request.body, size);
+      return undefined;
+    }
+    chunks.push(value);
   }
   const bytes = new Uint8Array(size);
   let offset = 0;

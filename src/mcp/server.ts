@@ -10,6 +10,7 @@ import {
   createMcpHandler,
   isLegacyRequest,
   McpServer,
+  ProtocolErrorCode,
   WebStandardStreamableHTTPServerTransport,
   type StandardSchemaWithJSON,
   type ToolAnnotations,
@@ -51,6 +52,8 @@ function result(structuredContent: Record<string, unknown>) {
 
 function buildServer(facts: Product, info: { name: string; version: string }, resources: readonly McpResource[]): McpServer {
   const server = new McpServer(info, {
+    // Both legs list every revision /mcp serves, so a version error names them all.
+    supportedProtocolVersions: MCP_PROTOCOL_VERSIONS,
     instructions: `Read-only, reviewed public facts about ${facts.product.name}. No tool creates or changes anything.`,
     // No subscriptions and no list-change notices: the resources change only when the facts are reloaded.
     capabilities: { resources: { listChanged: false } },
@@ -79,7 +82,7 @@ export function createMcpEndpoint(facts: Product, info: { name: string; version:
   const factory = () => buildServer(facts, info, resources);
   const modern = createMcpHandler(factory, { legacy: 'reject' });
   return async (request, parsedBody) => {
-    if (!(await isLegacyRequest(request, parsedBody))) return modern.fetch(request, { parsedBody });
+    if (!(await isLegacyRequest(request, parsedBody))) return listingEveryRevision(await modern.fetch(request, { parsedBody }));
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     await factory().connect(transport);
     // No close(): once the JSON answer exists this per-request pair holds no timer, handler or
@@ -88,4 +91,18 @@ export function createMcpEndpoint(facts: Product, info: { name: string; version:
     // heap flat in a trial.
     return transport.handleRequest(request, { parsedBody });
   };
+}
+
+/**
+ * The modern leg's unsupported-version error (-32022) lists only the revisions of its own era;
+ * /mcp serves the 2025 ones too, and a client picks its fallback from that list.
+ */
+async function listingEveryRevision(response: Response): Promise<Response> {
+  if (response.status !== 400) return response;
+  const body = await response.clone().json().catch(() => undefined);
+  if (body?.error?.code !== ProtocolErrorCode.UnsupportedProtocolVersion || !Array.isArray(body.error.data?.supported)) return response;
+  body.error.data.supported = MCP_PROTOCOL_VERSIONS;
+  const headers = new Headers(response.headers);
+  headers.delete('content-length');
+  return new Response(JSON.stringify(body), { status: response.status, headers });
 }

@@ -1,19 +1,78 @@
-/** @module Client identity: the key a request counts against. */
+/**
+ * @module Client identity: the key a request counts against. IPv4 addresses (IPv4-mapped IPv6
+ * ones included) count per address; other IPv6 addresses per network prefix, since one subscriber
+ * usually holds a whole /56 and could otherwise rotate addresses to multiply the quota.
+ */
 
 /** The client a request counts against. Without an address (embedded use) all such requests share one key. */
-export function clientKey(request: Request, address: string | undefined, trustedHops: number): string {
+export function clientKey(request: Request, address: string | undefined, trustedHops: number, ipv6PrefixBits = 56): string {
   if (trustedHops > 0) {
     const forwarded = request.headers.get('x-forwarded-for');
     if (forwarded) {
       // Each trusted proxy appends the address it saw; entries left of those it vouches for may be forged.
       const hops = forwarded.split(',').map((hop) => hop.trim()).filter(Boolean);
       const client = hops[Math.max(0, hops.length - trustedHops)];
-      if (client) return normalise(client);
+      if (client) return addressKey(client, ipv6PrefixBits);
     }
   }
-  return address ? normalise(address) : 'unknown';
+  return address ? addressKey(address, ipv6PrefixBits) : 'unknown';
 }
 
-function normalise(address: string): string {
-  return address.startsWith('::ffff:') ? address.slice(7) : address;
+/**
+ * An IPv6 address as its network of `prefixBits` leading bits (`2001:db8:1::/56`), an IPv4-mapped
+ * one (`::ffff:192.0.2.1`, `::ffff:c000:201`) as its IPv4 address; anything else unchanged.
+ */
+export function addressKey(address: string, prefixBits: number): string {
+  const groups = ipv6Groups(address);
+  if (!groups) return address;
+  if (groups.slice(0, 5).every((group) => group === 0) && groups[5] === 0xffff) {
+    return [groups[6]! >> 8, groups[6]! & 0xff, groups[7]! >> 8, groups[7]! & 0xff].join('.');
+  }
+  const masked = groups.map((group, index) => {
+    const bits = Math.min(16, Math.max(0, prefixBits - index * 16));
+    return group & ((0xffff << (16 - bits)) & 0xffff);
+  });
+  return `${compress(masked)}/${prefixBits}`;
+}
+
+/** The eight 16-bit groups of an IPv6 address (RFC 4291 section 2.2 text forms, zone id and brackets dropped), or undefined. */
+export function ipv6Groups(text: string): number[] | undefined {
+  const address = text.replace(/^\[(.*)\]$/, '$1').replace(/%.*$/, '');
+  if (!address.includes(':')) return undefined;
+  const halves = address.split('::');
+  if (halves.length > 2) return undefined;
+  const parse = (half: string): number[] | undefined => {
+    if (half === '') return [];
+    const parts = half.split(':');
+    const groups: number[] = [];
+    for (const [index, part] of parts.entries()) {
+      const v4 = index === parts.length - 1 && /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(part);
+      if (v4) {
+        const bytes = v4.slice(1).map(Number);
+        if (bytes.some((byte) => byte > 255)) return undefined;
+        groups.push((bytes[0]! << 8) | bytes[1]!, (bytes[2]! << 8) | bytes[3]!);
+      } else if (/^[0-9a-f]{1,4}$/i.test(part)) groups.push(parseInt(part, 16));
+      else return undefined;
+    }
+    return groups;
+  };
+  const head = parse(halves[0]!);
+  const tail = halves.length === 2 ? parse(halves[1]!) : [];
+  if (!head || !tail) return undefined;
+  const missing = 8 - head.length - tail.length;
+  if (halves.length === 2 ? missing < 1 : missing !== 0) return undefined;
+  return [...head, ...Array<number>(missing).fill(0), ...tail];
+}
+
+/** RFC 5952 section 4: lower-case hex, no leading zeros, the longest run of two or more zero groups as `::`. */
+function compress(groups: number[]): string {
+  let best = { start: -1, length: 1 };
+  for (let start = 0; start < 8; start++) {
+    let length = 0;
+    while (start + length < 8 && groups[start + length] === 0) length++;
+    if (length > best.length) best = { start, length };
+  }
+  const hex = groups.map((group) => group.toString(16));
+  if (best.start < 0) return hex.join(':');
+  return `${hex.slice(0, best.start).join(':')}::${hex.slice(best.start + best.length).join(':')}`;
 }

@@ -2,7 +2,9 @@
  * @module The `default` rate-limit policy: counts each request in a fixed, epoch-aligned window and
  * reports the state the headers advertise (see fields.ts). When the shared store fails, the failure policy decides:
  * fail open keeps counting in memory per instance; fail closed marks the request unavailable.
+ * Losing and regaining the store is logged once each, not once per request.
  */
+import type { Logger } from '../log.ts';
 import { MemoryStore } from './memory.ts';
 import type { CounterStore } from './store.ts';
 
@@ -23,6 +25,7 @@ export interface LimiterOptions {
   windowSeconds: number;
   fail: 'open' | 'closed';
   store: CounterStore;
+  logger?: Logger;
 }
 
 export interface StoreHealth {
@@ -36,13 +39,24 @@ export class Limiter {
   readonly #failClosed: boolean;
   readonly #store: CounterStore;
   readonly #fallback = new MemoryStore();
+  readonly #log: Logger;
   #failure: string | undefined;
+  /**
+   * Bumped on each loss and recovery. An answer to a command sent before the last change says
+   * nothing about the store now (a late reply, a timeout racing a reconnect), so it changes nothing.
+   */
+  #generation = 0;
 
-  constructor({ quota, windowSeconds, fail, store }: LimiterOptions) {
+  constructor({ quota, windowSeconds, fail, store, logger = () => {} }: LimiterOptions) {
     this.#quota = quota;
     this.#windowMs = windowSeconds * 1000;
     this.#failClosed = fail === 'closed';
     this.#store = store;
+    this.#log = logger;
+  }
+
+  get #policy() {
+    return this.#failClosed ? 'closed' : 'open';
   }
 
   /** Counts this request and returns the state after it. */
@@ -59,13 +73,12 @@ export class Limiter {
     const windowStart = now - (now % this.#windowMs);
     let count: number;
     let unavailable = false;
+    const generation = this.#generation;
     try {
       count = await (counts ? this.#store.increment(key, windowStart, this.#windowMs) : this.#store.current(key, windowStart));
-      this.#failure = undefined;
+      if (this.#failure !== undefined && generation === this.#generation) this.#regained();
     } catch (error) {
-      this.#failure = `rate-limit store unreachable (${(error as Error).message}); ${
-        this.#failClosed ? 'failing closed' : 'counting in memory per instance'
-      }`;
+      if (this.#failure !== undefined || generation === this.#generation) this.#lost(error as Error);
       unavailable = this.#failClosed;
       count = counts ? this.#fallback.increment(key, windowStart) : this.#fallback.current(key, windowStart);
     }
@@ -78,6 +91,20 @@ export class Limiter {
       exceeded: count > this.#quota,
       unavailable,
     };
+  }
+
+  #lost(error: Error): void {
+    const wasUp = this.#failure === undefined;
+    this.#failure = `rate-limit store unreachable (${error.message}); ${this.#failClosed ? 'failing closed' : 'counting in memory per instance'}`;
+    if (!wasUp) return;
+    this.#generation++;
+    this.#log({ level: 'warn', event: 'rate_limit_store_lost', store: this.#store.kind, failPolicy: this.#policy, reason: this.#failure });
+  }
+
+  #regained(): void {
+    this.#failure = undefined;
+    this.#generation++;
+    this.#log({ level: 'info', event: 'rate_limit_store_regained', store: this.#store.kind, failPolicy: this.#policy });
   }
 
   health(): StoreHealth {

@@ -233,15 +233,19 @@ describe.each(RUNTIMES)('MCP bad input against the %s entry', (runtime) => {
     it('refuses an unsupported MCP-Protocol-Version header with 400 and a JSON-RPC error', async () => {
       const answer = await call(base, 'legacy', 'tools/list', {}, { version: '1999-01-01' });
       expect(answer.status).toBe(400);
+      expect(answer.headers.get('cache-control'), 'an error answer is never stored').toBe('no-store');
       expect(answer.json).toMatchObject({ jsonrpc: '2.0', error: { code: expect.any(Number) } });
       expect(answer.json.error.message).toMatch(/1999-01-01/);
+      // It names every revision /mcp serves, the current one included, and nothing else.
+      const listed = /supported versions: ([^)]*)/.exec(answer.json.error.message)?.[1]?.split(', ');
+      expect(listed?.sort()).toEqual([MODERN, ...LEGACY_VERSIONS].sort());
       await expectStillServing(base);
     });
 
     it('refuses an unsupported modern revision with -32022 listing the supported ones', async () => {
       const answer = await call(base, 'modern', 'tools/list', {}, { version: '2099-01-01' });
       expectJsonRpcError(answer, -32022);
-      expect(answer.json.error.data.supported).toContain(MODERN);
+      expect(answer.json.error.data.supported.sort()).toEqual([MODERN, ...LEGACY_VERSIONS].sort());
       await expectStillServing(base);
     });
 

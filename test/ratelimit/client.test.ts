@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clientKey } from '../../src/ratelimit/client.ts';
+import { addressKey, clientKey, ipv6Groups } from '../../src/ratelimit/client.ts';
 
 describe('clientKey', () => {
   const request = (forwardedFor?: string) =>
@@ -28,5 +28,52 @@ describe('clientKey', () => {
   it('without an address, every request shares the fallback key', () => {
     expect(clientKey(request(), undefined, 0)).toBe('unknown');
     expect(clientKey(request('192.0.2.1'), undefined, 0)).toBe('unknown');
+  });
+
+  it('counts IPv6 clients per /56 by default: one allocation shares a key, the next one does not', () => {
+    const key = (address: string) => clientKey(request(address), '10.0.0.1', 1);
+    expect(key('2001:db8:1:1::1')).toBe('2001:db8:1::/56');
+    expect(key('2001:db8:1:ff::2')).toBe(key('2001:db8:1:1::1'));
+    expect(key('2001:db8:2::1')).not.toBe(key('2001:db8:1:1::1'));
+    expect(clientKey(request(), '2001:db8:1:1::1', 0, 64)).toBe('2001:db8:1:1::/64');
+  });
+});
+
+describe('addressKey', () => {
+  it.each([
+    ['2001:db8:1:1::1', 56, '2001:db8:1::/56'],
+    ['2001:DB8:0001:00FF:0000:0000:0000:0002', 56, '2001:db8:1::/56'],
+    ['2001:db8:1:1::1', 64, '2001:db8:1:1::/64'],
+    ['2001:db8:1:1::1', 128, '2001:db8:1:1::1/128'],
+    ['2001:db8:ffff:ffff::', 32, '2001:db8::/32'],
+    ['2001:db8:1:1::1', 60, '2001:db8:1::/60'],
+    ['2001:db8:1:1f::1', 60, '2001:db8:1:10::/60'],
+    ['::', 56, '::/56'],
+    ['::1', 128, '::1/128'],
+    ['fe80::1%eth0', 64, 'fe80::/64'],
+    ['fe80::1%25eth0', 128, 'fe80::1/128'],
+    ['[2001:db8::1]', 128, '2001:db8::1/128'],
+    ['1:0:0:2:0:0:0:3', 128, '1:0:0:2::3/128'],
+    ['64:ff9b::192.0.2.1', 128, '64:ff9b::c000:201/128'],
+  ])('%s as a /%i network is %s', (address, bits, key) => {
+    expect(addressKey(address, bits)).toBe(key);
+  });
+
+  it.each(['::ffff:192.0.2.1', '::FFFF:192.0.2.1', '::ffff:c000:201', '0:0:0:0:0:ffff:192.0.2.1'])('counts the IPv4-mapped %s as 192.0.2.1', (address) => {
+    expect(addressKey(address, 56)).toBe('192.0.2.1');
+  });
+
+  it.each(['192.0.2.1', 'unknown', '1:2:3', '1::2::3', '1:2:3:4:5:6:7:8:9', '1::2:3:4:5:6:7:8', '12345::', 'g::1', '::ffff:300.1.1.1'])(
+    'leaves %s as it is (IPv4 or not an IPv6 address)',
+    (text) => {
+      expect(addressKey(text, 56)).toBe(text);
+    },
+  );
+
+  it('parses the text forms of RFC 4291 section 2.2 into eight groups', () => {
+    expect(ipv6Groups('::')).toEqual([0, 0, 0, 0, 0, 0, 0, 0]);
+    expect(ipv6Groups('1::')).toEqual([1, 0, 0, 0, 0, 0, 0, 0]);
+    expect(ipv6Groups('::ffff:1.2.3.4')).toEqual([0, 0, 0, 0, 0, 0xffff, 0x0102, 0x0304]);
+    expect(ipv6Groups('1:2:3:4:5:6:7:8')).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
   });
 });

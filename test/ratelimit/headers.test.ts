@@ -82,7 +82,26 @@ describe('rate-limit headers on every answer', () => {
     expect(limits(await send(handler, '/api/v1/product', { address })).remaining).toBe(3);
   });
 
-  it('counts errors, 304s, HEAD, health, /problems and /mcp, each carrying the headers', async () => {
+  it('does not count GET or HEAD of health, which still carry the headers, even far past the quota', async () => {
+    const handler = await quotaFive();
+    const address = freshClient();
+    expect(limits(await send(handler, '/api/v1/product', { address })).remaining).toBe(4);
+    for (let i = 0; i < 500; i++) {
+      const method = i % 2 ? 'HEAD' : 'GET';
+      const health = await send(handler, '/api/v1/health', { address, method });
+      expect(health.status, `${method} health #${i + 1}`).toBe(200);
+      expect(limits(health).remaining, `${method} health #${i + 1}`).toBe(4);
+    }
+    // Other methods on the health path are counted like any request.
+    expect((await send(handler, '/api/v1/health', { address, method: 'POST' })).status).toBe(405);
+    for (const remaining of [2, 1, 0]) expect(limits(await send(handler, '/api/v1', { address })).remaining).toBe(remaining);
+    expect((await send(handler, '/api/v1/product', { address })).status).toBe(429);
+    const health = await send(handler, '/api/v1/health', { address });
+    expect(health.status).toBe(200);
+    expect(limits(health).remaining).toBe(0);
+  });
+
+  it('counts errors, 304s, HEAD, /problems and /mcp, each carrying the headers', async () => {
     await awayFromWindowEdge(WINDOW);
     const handler = await makeHandler({ rateLimit: { quota: 20, windowSeconds: WINDOW } });
     const address = freshClient();
@@ -96,7 +115,6 @@ describe('rate-limit headers on every answer', () => {
       ['/api/v1/product', { method: 'DELETE' }, 405],
       ['/api/v1/product', { headers: { 'If-None-Match': etag! } }, 304],
       ['/api/v1/product', { method: 'HEAD' }, 200],
-      ['/api/v1/health', {}, 200],
       ['/problems/rate_limited', {}, 200],
       ['/mcp', { method: 'POST', headers: { 'Content-Type': 'text/plain' }, body: 'hello' }, 415],
     ];
@@ -168,6 +186,10 @@ describe('failing closed with a store that is down', () => {
       const product = await send(handler, '/api/v1/product', { address });
       expect(product.status).toBe(503);
       expect((await product.json()).code).toBe('service_unavailable');
+      // The store may be back at once: a retry in a few seconds, not at the end of the hour-long window.
+      expect(Number(product.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      expect(Number(product.headers.get('retry-after'))).toBeLessThanOrEqual(5);
+      expect(product.headers.get('cache-control')).toBe('no-store');
       const health = await send(handler, '/api/v1/health', { address });
       expect(health.status).toBe(200);
       expect((await health.json()).status).toBe('degraded');

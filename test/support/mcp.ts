@@ -134,6 +134,8 @@ export function expectJsonRpcError(answer: RawAnswer, code: number) {
   expect(answer.json).toMatchObject({ jsonrpc: '2.0', error: { code } });
   expect(typeof answer.json.error.message).toBe('string');
   expect(answer.json).not.toHaveProperty('result');
+  // Contract, "HTTP behaviour": every answer of status 400 or more carries no-store, the SDK's included.
+  if (answer.status >= 400) expect(answer.headers.get('cache-control'), `${answer.status} JSON-RPC error`).toBe('no-store');
 }
 
 /** The contract's RFC 9457 problem for this code and status. */
