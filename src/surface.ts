@@ -8,8 +8,9 @@ import { CORS_HEADERS } from './cors.ts';
 import type { DeprecationNotice } from './deprecation.ts';
 import { mergeHeaders, type HeaderRecord } from './headers.ts';
 import { prepare, type PreparedRepresentation } from './http.ts';
-import { createMcpGate, type McpOutcome } from './mcp/gate.ts';
-import { createMcpEndpoint, MCP_PROTOCOL_VERSIONS } from './mcp/server.ts';
+import { lazyMcpEndpoint } from './mcp/endpoint.ts';
+import type { McpOutcome } from './mcp/gate.ts';
+import { MCP_PROTOCOL_VERSIONS } from './mcp/versions.ts';
 import { TOOL_NAMES } from './mcp/tools.ts';
 import { buildOpenApi } from './openapi.ts';
 import { problemType } from './problems.ts';
@@ -102,6 +103,6 @@ export async function buildSurface(settings: Settings, facts: Product): Promise<
     facts,
     documents,
     health: (failure) => (failure ? healthOf({ status: 'degraded', rateLimitStore: settings.storeKind, reason: failure }) : Promise.resolve(healthy)),
-    mcp: createMcpGate(createMcpEndpoint(facts, { name: context.name, version: pkg.version }), settings.mcp),
+    mcp: lazyMcpEndpoint(facts, { name: context.name, version: pkg.version }, settings.mcp),
   };
 }

@@ -19,7 +19,7 @@ import type * as v from 'valibot';
 import type { Product } from '../schemas.ts';
 import { TOOLS } from './tools.ts';
 
-export const MCP_PROTOCOL_VERSIONS = ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26'];
+export { MCP_PROTOCOL_VERSIONS } from './versions.ts';
 
 const READ_ONLY: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 
