@@ -4,6 +4,7 @@
  */
 import { mergeHeaders, type HeaderRecord } from './headers.ts';
 import { acceptsGzip } from './negotiation.ts';
+import { headerBuilder, type HeaderBuilder } from './response-headers.ts';
 
 const encoder = new TextEncoder();
 const GZIP_THRESHOLD_BYTES = 1024;
@@ -35,6 +36,9 @@ interface PreparedVariant {
   etag: string;
   headers: HeaderRecord;
   notModifiedHeaders: HeaderRecord;
+  /** `headers` and `notModifiedHeaders` with the per-request fields added. */
+  build: HeaderBuilder;
+  buildNotModified: HeaderBuilder;
 }
 
 /** RFC 9110 section 15.4.5: a 304 carries the headers a 200 would have, minus the content ones. */
@@ -46,7 +50,7 @@ async function variant(body: Uint8Array<ArrayBuffer>, headers: HeaderRecord): Pr
   const full = mergeHeaders(headers, { ETag: etag, 'Content-Length': String(body.byteLength) });
   const notModifiedHeaders: HeaderRecord = {};
   for (const name in full) if (!NOT_FOR_304.has(name)) notModifiedHeaders[name] = full[name]!;
-  return { body, etag, headers: full, notModifiedHeaders };
+  return { body, etag, headers: full, notModifiedHeaders, build: headerBuilder(full), buildNotModified: headerBuilder(notModifiedHeaders) };
 }
 
 /**
@@ -81,7 +85,7 @@ function matchesIfNoneMatch(ifNoneMatch: string | null, etag: string): boolean {
 export function respond(request: Request, rep: PreparedRepresentation, extra: HeaderRecord): Response {
   const chosen = rep.gzip && acceptsGzip(request.headers.get('accept-encoding')) ? rep.gzip : rep.identity;
   if (matchesIfNoneMatch(request.headers.get('if-none-match'), chosen.etag)) {
-    return new Response(null, { status: 304, headers: mergeHeaders(chosen.notModifiedHeaders, extra) });
+    return new Response(null, { status: 304, headers: chosen.buildNotModified(extra) });
   }
-  return new Response(request.method === 'HEAD' ? null : chosen.body, { status: rep.status, headers: mergeHeaders(chosen.headers, extra) });
+  return new Response(request.method === 'HEAD' ? null : chosen.body, { status: rep.status, headers: chosen.build(extra) });
 }

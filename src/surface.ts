@@ -11,9 +11,10 @@ import { buildLlmsText } from './discovery/llms.ts';
 import { buildServerCard } from './discovery/server-card.ts';
 import { mergeHeaders, type HeaderRecord } from './headers.ts';
 import { prepare, type PreparedRepresentation } from './http.ts';
-import { createMcpGate, type McpOutcome } from './mcp/gate.ts';
+import { lazyMcpEndpoint } from './mcp/endpoint.ts';
+import type { McpOutcome } from './mcp/gate.ts';
 import { describeResources } from './mcp/resources.ts';
-import { createMcpEndpoint, MCP_PROTOCOL_VERSIONS } from './mcp/server.ts';
+import { MCP_PROTOCOL_VERSIONS } from './mcp/versions.ts';
 import { TOOL_NAMES } from './mcp/tools.ts';
 import { buildOpenApi } from './openapi.ts';
 import { problemType } from './problems.ts';
@@ -139,6 +140,6 @@ export async function buildSurface(settings: Settings, facts: Product): Promise<
     facts,
     documents,
     health: (failure) => (failure ? healthOf({ status: 'degraded', rateLimitStore: settings.storeKind, reason: failure }) : Promise.resolve(healthy)),
-    mcp: createMcpGate(createMcpEndpoint(facts, { name: context.name, version: pkg.version }, resources), settings.mcp),
+    mcp: lazyMcpEndpoint(facts, { name: context.name, version: pkg.version }, resources, settings.mcp),
   };
 }

@@ -25,9 +25,22 @@ export const FILES = {
 } as const;
 
 /**
- * A headers builder for FLOOR_PATH: the captured record copied key by key (not `{ ...record }`
- * plus more keys, which is slow on Node 20), with fresh rate-limit values on each call.
+ * A headers builder for FLOOR_PATH, the fastest way found per runtime: on Bun a `Headers` object
+ * made once and copied per request (about 20 % faster than a record there), elsewhere the captured
+ * record copied key by key (not `{ ...record }` plus more keys, which is slow on Node 20); fresh
+ * rate-limit values on each call.
  */
+export function floorHeadersObject(captured: Record<string, string>): () => Headers {
+  const template = new Headers(captured);
+  const record = floorHeaders(captured);
+  return () => {
+    const fresh = record();
+    const headers = new Headers(template);
+    for (const name of ['RateLimit', 'X-RateLimit-Remaining']) headers.set(name, fresh[name] ?? fresh[name.toLowerCase()]!);
+    return headers;
+  };
+}
+
 export function floorHeaders(captured: Record<string, string>): () => Record<string, string> {
   let remaining = 1_000_000_000;
   const names = Object.keys(captured);
@@ -62,7 +75,7 @@ export function answers(bodies: Bodies) {
 }
 
 /** The fetch function of the Bun and Deno baselines: pick the answer by path, nothing else. */
-export function baselineFetch(bodies: Bodies, floor: () => Record<string, string>): (request: Request) => Response {
+export function baselineFetch(bodies: Bodies, floor: () => HeadersInit): (request: Request) => Response {
   const a = answers(bodies);
   return (request) => {
     const url = request.url;

@@ -1,5 +1,5 @@
 /** @module Baseline on Bun: bare Bun.serve serving the captured bytes (see bodies.ts). */
-import { baselineFetch, FILES, floorHeaders } from './bodies.ts';
+import { baselineFetch, FILES, floorHeadersObject } from './bodies.ts';
 
 const dir = process.env.BENCH_BODIES_DIR!;
 const read = async (name: string) => new Uint8Array(await Bun.file(`${dir}/${name}`).arrayBuffer());
@@ -9,7 +9,7 @@ const bodies = {
   openapiGzip: await read(FILES.openapiGzip),
   notFound: await read(FILES.notFound),
 };
-const floor = floorHeaders(await Bun.file(`${dir}/${FILES.productHeaders}`).json());
+const floor = floorHeadersObject(await Bun.file(`${dir}/${FILES.productHeaders}`).json());
 
 const server = Bun.serve({ hostname: '127.0.0.1', port: Number(process.env.PORT ?? 0), fetch: baselineFetch(bodies, floor) });
 console.log(`Baseline listening on ${server.url.origin}`);

@@ -21,7 +21,7 @@ import type { Product } from '../schemas.ts';
 import { registerResources, type McpResource } from './resources.ts';
 import { TOOLS } from './tools.ts';
 
-export const MCP_PROTOCOL_VERSIONS = ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26'];
+import { MCP_PROTOCOL_VERSIONS } from './versions.ts';
 
 const READ_ONLY: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 

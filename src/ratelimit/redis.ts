@@ -1,21 +1,33 @@
 /**
- * @module Redis counters shared by every instance: one atomic script call (one round trip) per
- * request, bounded by a short timeout, reconnecting by itself after an outage.
+ * @module Redis counters shared by every instance: atomic script calls bounded by a short timeout,
+ * reconnecting by itself after an outage. Increments wait for no timer: one goes out at once, and
+ * those that arrive while it is answered go out together as one script call over all their keys
+ * (one round trip, one command for Redis to parse), so a busy instance pays per batch, not per request.
  */
 import { createClient, defineScript, ErrorReply } from 'redis';
 import type { CounterStore } from './store.ts';
 
-// INCR and PEXPIRE run atomically inside the script, so N instances admit exactly the quota.
+// INCR and PEXPIRE run atomically inside the script, so N instances admit exactly the quota; a key
+// named twice in one batch is counted twice, in order. KEYS[i] expires ARGV[i] ms after its first count.
 // After a Redis restart the script cache is empty: node-redis retries EVALSHA as EVAL on NOSCRIPT.
-const incrementWindow = defineScript({
-  NUMBER_OF_KEYS: 1,
-  SCRIPT: "local n = redis.call('INCR', KEYS[1]) if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end return n",
-  parseCommand(parser, key: string, ttlMs: number) {
-    parser.pushKey(key);
-    parser.push(String(ttlMs));
+const incrementWindows = defineScript({
+  SCRIPT:
+    "local counts = {} for i, key in ipairs(KEYS) do local n = redis.call('INCR', key) " +
+    "if n == 1 then redis.call('PEXPIRE', key, ARGV[i]) end counts[i] = n end return counts",
+  parseCommand(parser, increments: Increment[]) {
+    parser.push(String(increments.length));
+    for (const { key } of increments) parser.pushKey(key);
+    for (const { ttlMs } of increments) parser.push(String(ttlMs));
   },
-  transformReply: (reply: unknown) => reply as number,
+  transformReply: (reply: unknown) => reply as number[],
 });
+
+interface Increment {
+  key: string;
+  ttlMs: number;
+  resolve(count: number): void;
+  reject(error: unknown): void;
+}
 
 export interface RedisStoreOptions {
   /** The longest a request waits for Redis before the failure policy applies. */
@@ -43,7 +55,7 @@ export function createRedisStore(
     disableOfflineQueue: true,
     commandsQueueMaxLength: maxPendingCommands,
     socket: { connectTimeout: 1000, reconnectStrategy: (retries: number) => Math.min(50 * 2 ** retries, 2000) },
-    scripts: { incrementWindow },
+    scripts: { incrementWindows },
     // node-redis applies this only while a command waits to be written, not once it is sent:
     // `bounded` below is what bounds the wait for an answer.
     commandOptions: { timeout: commandTimeoutMs },
@@ -96,11 +108,41 @@ export function createRedisStore(
     });
   }
 
+  // At most one batch waits for Redis; what arrives meanwhile waits for it (bounded by its
+  // timeout, after which `stalled` fails the next batch at once) and goes out as the next batch.
+  let waiting: Increment[] = [];
+  let sending = false;
+  function send(): void {
+    if (sending || waiting.length === 0) return;
+    const batch = waiting;
+    waiting = [];
+    sending = true;
+    const settled = () => {
+      sending = false;
+      send();
+    };
+    bounded(() => client.incrementWindows(batch)).then(
+      (counts) => {
+        batch.forEach((increment, i) => increment.resolve(counts[i]!));
+        settled();
+      },
+      (error: unknown) => {
+        for (const increment of batch) increment.reject(error);
+        settled();
+      },
+    );
+  }
+
   return {
     kind: 'redis',
     increment(key, windowStart, windowMs) {
-      // The key expires a little after its window so late requests of the window still find it.
-      return bounded(() => client.incrementWindow(`${keyPrefix}:${windowStart}:${key}`, windowMs + 1000));
+      if (waiting.length >= maxPendingCommands) return Promise.reject(new RedisStoreError('too many Redis commands waiting for an answer'));
+      return new Promise<number>((resolve, reject) => {
+        // The key expires a little after its window so late requests of the window still find it.
+        waiting.push({ key: `${keyPrefix}:${windowStart}:${key}`, ttlMs: windowMs + 1000, resolve, reject });
+        // Increments of the same tick join the first one's batch.
+        if (waiting.length === 1) queueMicrotask(send);
+      });
     },
     current(key, windowStart) {
       return bounded(async () => Number((await client.get(`${keyPrefix}:${windowStart}:${key}`)) ?? 0));

@@ -331,6 +331,32 @@ describe('createRedisStore', () => {
     }
   });
 
+  it('sends concurrent increments as batches, each key counted exactly once per increment, with its expiry', async () => {
+    const store = createRedisStore(redis.url(), { keyPrefix: 'test:batch' });
+    const admin = createClient({ url: redis.url() });
+    await admin.connect();
+    try {
+      expect(await eventually(() => answers(() => store.current('warm', 0)))).toBe(true);
+      const calls = async () => Number(/cmdstat_evalsha:calls=(\d+)/.exec(await admin.info('commandstats'))?.[1] ?? 0);
+      const before = await calls();
+      const keys = Array.from({ length: 200 }, (_, i) => `k${i % 7}`);
+      const counts = await Promise.all(keys.map((key) => store.increment(key, 0, 60_000)));
+      for (let k = 0; k < 7; k++) {
+        const seen = counts.filter((_, i) => keys[i] === `k${k}`).sort((x, y) => x - y);
+        expect(seen, `k${k}`).toEqual(Array.from({ length: seen.length }, (_, i) => i + 1));
+      }
+      const sent = (await calls()) - before;
+      expect(sent, 'the increments reached Redis as script calls').toBeGreaterThan(0);
+      expect(sent, 'fewer script calls than increments').toBeLessThan(keys.length / 4);
+      const ttl = await admin.pTTL('test:batch:0:k0');
+      expect(ttl).toBeGreaterThan(59_000);
+      expect(ttl).toBeLessThanOrEqual(61_000);
+    } finally {
+      await admin.quit();
+      await store.close();
+    }
+  });
+
   it('rejects quickly, without naming the server, while Redis is down', async () => {
     const store = createRedisStore(redis.url(), { keyPrefix: 'test:c' });
     try {
