@@ -11,7 +11,7 @@ export const LABEL: Record<RuntimeName, string> = { bun: 'Bun', deno: 'Deno', no
 const BUN = join(ROOT, 'node_modules/.bin/bun');
 const DENO = join(ROOT, 'node_modules/.bin/deno');
 
-/** The command line that runs a TypeScript file the way the project runs its entries. */
+/** The command line that runs a file the way the project runs it: TypeScript directly on Bun and Deno; compiled JavaScript as is on Node, TypeScript through tsx. */
 export function command(runtime: RuntimeName, file: string, nodeFlags: string[] = []): [string, string[]] {
   switch (runtime) {
     case 'bun':
@@ -19,14 +19,15 @@ export function command(runtime: RuntimeName, file: string, nodeFlags: string[] 
     case 'deno':
       return [DENO, ['run', '--allow-net', '--allow-env', '--allow-read', '--allow-sys', file]];
     case 'node':
-      return [process.execPath, [...nodeFlags, '--import', 'tsx', file]];
+      return [process.execPath, file.endsWith('.ts') ? [...nodeFlags, '--import', 'tsx', file] : [...nodeFlags, file]];
   }
 }
 
 export const ENTRY: Record<RuntimeName, string> = {
   bun: 'src/entry/bun.ts',
   deno: 'src/entry/deno.ts',
-  node: 'src/entry/node.ts',
+  // What `npm run start:node` and the `product-discovery` bin run: the build in dist/.
+  node: 'dist/entry/node.js',
 };
 
 export const SERVICE_READY = /Serving .* on (http:\/\/\S+)/;
