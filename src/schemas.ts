@@ -104,7 +104,7 @@ export const ApiIndex = v.pipe(
 export const Health = v.pipe(
   v.object({
     status: v.picklist(['ok', 'degraded']),
-    rateLimitStore: v.picklist(['memory', 'redis']),
+    rateLimitStore: v.picklist(['memory', 'redis', 'durable-object']),
     reason: v.optional(v.string()),
   }),
   v.title('Health'),
