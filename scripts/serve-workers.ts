@@ -5,7 +5,7 @@
  * FACTS_FILE, if set, replaces the bundled sample facts, as the alias in wrangler.jsonc does at deploy.
  */
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -16,15 +16,34 @@ const { FACTS_FILE, PORT = '8787', HOST = '127.0.0.1', RATE_LIMIT_COUNTER = 'on'
 
 const outdir = await mkdtemp(join(tmpdir(), 'product-discovery-workers-'));
 try {
-  const alias = FACTS_FILE ? ['--alias', `../sample-facts.json:${resolve(FACTS_FILE)}`] : [];
-  await promisify(execFile)(join(ROOT, 'node_modules/.bin/wrangler'), ['deploy', '--dry-run', '--outdir', outdir, ...alias], {
+  await promisify(execFile)(join(ROOT, 'node_modules/.bin/wrangler'), ['deploy', '--dry-run', '--outdir', outdir, '--config', await config()], {
     cwd: ROOT,
     env: { ...process.env, WRANGLER_SEND_METRICS: 'false', NO_COLOR: '1' },
   });
 } catch (error) {
   const { stdout = '', stderr = '' } = error as { stdout?: string; stderr?: string };
   console.error(`The Worker could not be bundled:\n${stdout}${stderr}`);
-  process.exit(1);
+  process.exitCode = 1;
+} finally {
+  await rm(join(ROOT, `.wrangler-facts-${process.pid}.jsonc`), { force: true });
+}
+if (process.exitCode) {
+  await rm(outdir, { recursive: true, force: true });
+  process.exit();
+}
+
+/**
+ * wrangler.jsonc, or with FACTS_FILE a copy beside it whose facts alias points at that file
+ * (`wrangler deploy --alias` is not applied to the bundle in wrangler 4.86).
+ */
+async function config(): Promise<string> {
+  const shipped = join(ROOT, 'wrangler.jsonc');
+  if (!FACTS_FILE) return shipped;
+  const text = await readFile(shipped, 'utf8');
+  // Beside the original, so the relative paths in it still resolve.
+  const copy = join(ROOT, `.wrangler-facts-${process.pid}.jsonc`);
+  await writeFile(copy, text.replace('"./src/sample-facts.json"', JSON.stringify(resolve(FACTS_FILE))));
+  return copy;
 }
 
 const mf = new Miniflare({
