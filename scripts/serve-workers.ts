@@ -68,6 +68,7 @@ try {
 } catch (error) {
   // workerd has already printed why the Worker refused to start (a StartupError names the field).
   console.error((error as Error).message);
+  await mf.dispose().catch(() => {});
   await rm(outdir, { recursive: true, force: true });
   process.exit(1);
 }
