@@ -102,7 +102,7 @@ export const ApiIndex = v.pipe(
 export const Health = v.pipe(
   v.object({
     status: v.picklist(['ok', 'degraded']),
-    rateLimitStore: v.picklist(['memory', 'redis']),
+    rateLimitStore: v.picklist(['memory', 'redis', 'durable-object']),
     reason: v.optional(v.string()),
     // Which facts this instance serves: their review date, and when it loaded them (start-up or the last reload).
     facts: v.object({ reviewedOn: isoDate, loadedAt: v.pipe(v.string(), v.isoTimestamp()) }),

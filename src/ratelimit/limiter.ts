@@ -29,7 +29,7 @@ export interface LimiterOptions {
 }
 
 export interface StoreHealth {
-  store: 'memory' | 'redis';
+  store: CounterStore['kind'];
   failure?: string;
 }
 

@@ -1,7 +1,7 @@
 /** @module The interface every rate-limit counter store implements. */
 
 export interface CounterStore {
-  readonly kind: 'memory' | 'redis';
+  readonly kind: 'memory' | 'redis' | 'durable-object';
   /**
    * Counts one request for `key` in the fixed window that starts at `windowStart` (epoch ms) and
    * returns the count so far in that window. Windows are aligned to the epoch, so every instance

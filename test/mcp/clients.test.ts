@@ -9,7 +9,7 @@ import { Client as ModernClient, StreamableHTTPClientTransport as ModernTranspor
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RUNTIMES, startEntry, type RunningEntry } from '../support/entries.ts';
+import { ENTRIES, startEntry, type RunningEntry } from '../support/entries.ts';
 import { LEGACY_VERSIONS, looksLikeCredential, MODERN, newAjv, propertyNames, READ_ONLY, TOOL_NAMES } from '../support/mcp.ts';
 
 interface Tool {
@@ -113,7 +113,7 @@ const CLIENTS = [
   },
 ];
 
-describe.each(RUNTIMES)('MCP clients against the %s entry', (runtime) => {
+describe.each(ENTRIES)('MCP clients against the %s entry', (runtime) => {
   let server: RunningEntry;
   let product: { product: Record<string, unknown> & { reviewedOn: string }; resources: Array<{ kind: string }>; startOptions: unknown[] };
 

@@ -5,7 +5,7 @@
  * Requests are framed both as 2025-era clients send them and as the 2026-07-28 client does.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RUNTIMES, startEntry, type RunningEntry } from '../support/entries.ts';
+import { ENTRIES, startEntry, type RunningEntry } from '../support/entries.ts';
 import {
   call,
   ERAS,
@@ -43,7 +43,7 @@ function chunked(body: string): ReadableStream<Uint8Array> {
   });
 }
 
-describe.each(RUNTIMES)('MCP bad input against the %s entry', (runtime) => {
+describe.each(ENTRIES)('MCP bad input against the %s entry', (runtime) => {
   let server: RunningEntry;
   let base: string;
 

@@ -62,7 +62,14 @@ export function sendRaw(url: string, method: string, path: string, headers: Reco
       socket.destroy();
       reject(new Error(`${method} ${path}: the server did not close the connection after answering (Connection: close)`));
     }, 10_000);
-    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    // workerd keeps the connection open for seconds despite Connection: close; once the answer is
+    // complete, anything more would arrive at once, so a short quiet spell ends the wait as well.
+    let quiet: ReturnType<typeof setTimeout> | undefined;
+    socket.on('data', (chunk: Buffer) => {
+      chunks.push(chunk);
+      clearTimeout(quiet);
+      if (complete(Buffer.concat(chunks), method)) quiet = setTimeout(() => socket.destroy(), 300);
+    });
     socket.on('error', (error) => {
       clearTimeout(timer);
       reject(error);
@@ -84,6 +91,16 @@ export function sendRaw(url: string, method: string, path: string, headers: Reco
     for (const [name, value] of Object.entries(headers)) head.push(`${name}: ${value}`);
     socket.write(`${head.join('\r\n')}\r\n\r\n`);
   });
+}
+
+/** Whether a raw answer holds its whole header block and as many body bytes as it announces. */
+function complete(all: Buffer, method: string): boolean {
+  const end = all.indexOf('\r\n\r\n');
+  if (end < 0) return false;
+  const head = all.subarray(0, end).toString('latin1');
+  if (method === 'HEAD' || /^HTTP\/1\.[01] (1\d\d|204|304)/.test(head)) return true;
+  const length = /\r\ncontent-length:\s*(\d+)/i.exec(head);
+  return length !== null && all.byteLength - end - 4 >= Number(length[1]);
 }
 
 /** RFC 8288 Link field values: `<uri>; name="value"; ...`, comma-separated. */

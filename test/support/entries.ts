@@ -1,15 +1,22 @@
-/** Starts the real runtime entries (Bun, Deno, Node) as child processes on free ports. */
+/**
+ * Starts the real runtime entries (Bun, Deno, Node) as child processes on free ports, and the
+ * Worker in workerd through `npm run start:workers` (Miniflare), which listens the same way.
+ */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const RUNTIMES = ['bun', 'deno', 'node'] as const;
-export type RuntimeName = (typeof RUNTIMES)[number];
+/** Every entry the HTTP and MCP contract is checked against: the runtimes and Cloudflare Workers. */
+export const ENTRIES = [...RUNTIMES, 'workers'] as const;
+export type RuntimeName = (typeof ENTRIES)[number];
 
 const COMMANDS: Record<RuntimeName, (script: string) => string[]> = {
   bun: (script) => ['node_modules/.bin/bun', script],
   deno: (script) => ['node_modules/.bin/deno', 'run', '--allow-net', '--allow-env', '--allow-read', '--allow-sys', script],
   node: (script) => [process.execPath, '--import', 'tsx', script],
+  // The script is the Worker's module (src/entry/workers.ts), bundled and served by the local runner.
+  workers: () => [process.execPath, '--import', 'tsx', 'scripts/serve-workers.ts'],
 };
 
 export interface RunningEntry {

@@ -1,0 +1,7 @@
+/** The `cloudflare:workers` module as workerd provides it, typed from @cloudflare/workers-types. */
+declare module 'cloudflare:workers' {
+  import type { CloudflareWorkersModule } from '@cloudflare/workers-types/latest/index.ts';
+  export import DurableObject = CloudflareWorkersModule.DurableObject;
+  /** The Worker's bindings, readable at module start-up. */
+  export const env: Record<string, unknown>;
+}

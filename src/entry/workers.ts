@@ -1,0 +1,50 @@
+/** @module Serves the handler on Cloudflare Workers: facts bundled at deploy, configuration from the bindings. */
+import type { DurableObjectNamespace } from '@cloudflare/workers-types/latest/index.ts';
+import { env } from 'cloudflare:workers';
+import { loadConfig, StartupError } from '../config.ts';
+import { checkFacts } from '../facts.ts';
+import { createHandler, type Handler } from '../handler.ts';
+import { createDurableObjectStore, RateLimitCounter } from '../ratelimit/durable-object.ts';
+import facts from '../sample-facts.json' with { type: 'json' };
+
+export { RateLimitCounter };
+
+// Checked as the module starts, so a refused facts file or configuration fails the deploy itself.
+const strings = Object.entries(env).filter((binding): binding is [string, string] => typeof binding[1] === 'string');
+const options = loadConfig(Object.fromEntries(strings));
+const product = checkFacts('(bundled with the Worker)', facts);
+if (options.factsFile || options.rateLimit.redisUrl) {
+  throw new StartupError(
+    `Invalid configuration:\n  ${options.factsFile ? 'FACTS_FILE' : 'REDIS_URL'} is not used on Workers: ` +
+      'the facts are bundled at deploy and the quota is shared through the RATE_LIMIT_COUNTER Durable Object binding; remove it.',
+  );
+}
+const counters = env.RATE_LIMIT_COUNTER as DurableObjectNamespace<RateLimitCounter> | undefined;
+
+let handler: Promise<Handler> | undefined;
+
+export default {
+  async fetch(request: Request): Promise<Response> {
+    // Unless PUBLIC_BASE_URL is bound, {base} is the origin the Worker is reached at, known with the first request.
+    handler ??= createHandler({
+      ...options,
+      publicBaseUrl: options.publicBaseUrl ?? new URL(request.url).origin,
+      facts: product,
+      rateLimit: { ...options.rateLimit, store: counters ? createDurableObjectStore(counters) : undefined },
+    });
+    const response = await (await handler)(clientRequest(request), { clientAddress: request.headers.get('cf-connecting-ip') ?? undefined });
+    // The gzip variant is coded already: workerd must send its bytes as they are, not code them again.
+    if (!response.headers.has('content-encoding')) return response;
+    return new Response(response.body, { status: response.status, headers: response.headers, encodeBody: 'manual' } as ResponseInit);
+  },
+};
+
+/** The edge tells the Worker that every client accepts "br, gzip"; what the client sent is in `cf`. */
+function clientRequest(request: Request): Request {
+  const sent = (request as { cf?: { clientAcceptEncoding?: string } }).cf?.clientAcceptEncoding;
+  if (sent === undefined || sent === request.headers.get('accept-encoding')) return request;
+  const headers = new Headers(request.headers);
+  if (sent) headers.set('accept-encoding', sent);
+  else headers.delete('accept-encoding');
+  return new Request(request, { headers });
+}
