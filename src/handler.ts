@@ -72,6 +72,14 @@ const UNCOUNTED = new Set(ROUTES.filter((route) => route.counted === false).flat
 const countedRequest = (method: string, path: string) =>
   method !== 'OPTIONS' && !((method === 'GET' || method === 'HEAD') && UNCOUNTED.has(path));
 
+/** A request's id, made only when a log line or a 500 problem needs it. */
+class RequestIds {
+  #id: string | undefined;
+  get id(): string {
+    return (this.#id ??= crypto.randomUUID());
+  }
+}
+
 /** Failing closed, the store may be back at once: a retry in a few seconds, not at the window's end. */
 const FAIL_CLOSED_RETRY_SECONDS = 2;
 
@@ -113,7 +121,7 @@ export async function createHandler(options: HandlerOptions): Promise<Handler> {
     notFound: (request, headers) => problem(request, 'api_route_not_found', headers),
   });
 
-  async function answer(request: Request, path: string, key: string, requestId: () => string): Promise<Response> {
+  async function answer(request: Request, path: string, key: string, ids: RequestIds): Promise<Response> {
     let limits: HeaderRecord = {};
     try {
       const counted = countedRequest(request.method, path);
@@ -128,7 +136,7 @@ export async function createHandler(options: HandlerOptions): Promise<Handler> {
       if (document) return respond(request, document, limits);
       return await dispatch(request, path, mergeHeaders(headersFor(path), limits));
     } catch (error) {
-      const id = requestId();
+      const id = ids.id;
       log({ level: 'error', event: 'request_failed', requestId: id, method: request.method, path, error: errorField(error) });
       return problem(request, 'internal_error', mergeHeaders(headersFor(path), limits), { instance: `urn:uuid:${id}` });
     }
@@ -138,18 +146,16 @@ export async function createHandler(options: HandlerOptions): Promise<Handler> {
   let drained: (() => void) | undefined;
   const handle = async (request: Request, info: RequestInfo = {}): Promise<Response> => {
     inFlight++;
-    const time = new Date().toISOString();
-    const started = performance.now();
     const path = pathOf(request.url);
     const key = clientKey(request, info.clientAddress, trustProxyHops, ipv6PrefixBits);
-    let id: string | undefined;
-    const requestId = () => (id ??= crypto.randomUUID());
+    const ids = new RequestIds();
     try {
-      const response = await answer(request, path, key, requestId);
-      if (options.accessLog) {
-        const durationMs = Math.round((performance.now() - started) * 1000) / 1000;
-        log({ level: 'info', event: 'request', time, requestId: requestId(), method: request.method, path, status: response.status, durationMs, client: key });
-      }
+      if (!options.accessLog) return await answer(request, path, key, ids);
+      const time = new Date().toISOString();
+      const started = performance.now();
+      const response = await answer(request, path, key, ids);
+      const durationMs = Math.round((performance.now() - started) * 1000) / 1000;
+      log({ level: 'info', event: 'request', time, requestId: ids.id, method: request.method, path, status: response.status, durationMs, client: key });
       return response;
     } finally {
       if (--inFlight === 0) drained?.();

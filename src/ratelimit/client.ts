@@ -23,7 +23,7 @@ export function clientKey(request: Request, address: string | undefined, trusted
  * one (`::ffff:192.0.2.1`, `::ffff:c000:201`) as its IPv4 address; anything else unchanged.
  */
 export function addressKey(address: string, prefixBits: number): string {
-  const groups = ipv6Groups(address);
+  const groups = address.includes(':') ? ipv6Groups(address) : undefined;
   if (!groups) return address;
   if (groups.slice(0, 5).every((group) => group === 0) && groups[5] === 0xffff) {
     return [groups[6]! >> 8, groups[6]! & 0xff, groups[7]! >> 8, groups[7]! & 0xff].join('.');
