@@ -106,12 +106,8 @@ export async function createHandler(options: HandlerOptions): Promise<Handler> {
   const dispatch = createDispatcher({
     health: async (request, headers) => respond(request, await surface.health(limiter.health().failure), headers),
     mcp: async (request, headers) => {
-      const outcome = await surface.mcp(request);
-      if ('refused' in outcome) return problem(request, outcome.refused, headers);
-      for (const name in headers) outcome.response.headers.set(name, headers[name]!);
-      // The SDK's JSON-RPC error answers (400 for a malformed message...) are errors too.
-      if (outcome.response.status >= 400) outcome.response.headers.set('Cache-Control', 'no-store');
-      return outcome.response;
+      const outcome = await surface.mcp(request, headers);
+      return 'refused' in outcome ? problem(request, outcome.refused, headers) : outcome.response;
     },
     preflight: (request, headers, route) =>
       route.answer === 'mcp' && !originAllowed(request.headers.get('origin'), mcp.allowedOrigins)

@@ -50,7 +50,8 @@ export interface Surface {
   documents: Map<string, PreparedRepresentation>;
   /** The health answer; `failure` says why the service is degraded. */
   health(failure: string | undefined): Promise<PreparedRepresentation>;
-  mcp(request: Request): Promise<McpOutcome>;
+  /** Serves an MCP POST; `headers` are the ones the answer carries besides the SDK's. */
+  mcp(request: Request, headers: HeaderRecord): Promise<McpOutcome>;
 }
 
 interface Context {

@@ -6,7 +6,8 @@ import { isJsonContentType } from '@modelcontextprotocol/server';
 import { originAllowed } from '../cors.ts';
 import { admitsJson } from '../negotiation.ts';
 import type { ProblemCode } from '../schemas.ts';
-import type { McpEndpoint } from './server.ts';
+import type { HeaderRecord } from '../headers.ts';
+import type { ServedEndpoint } from './replay.ts';
 
 export interface McpGateOptions {
   /** Allowed browser origins; `*` admits any. Requests without Origin are always served. */
@@ -80,8 +81,9 @@ async function readBounded(request: Request, limit: number): Promise<string | un
 /** The Accept the SDK's 2025 transport insists on; the answer is JSON either way. */
 const SDK_ACCEPT = 'application/json, text/event-stream';
 
-export function createMcpGate(endpoint: McpEndpoint, { allowedOrigins, maxBodyBytes }: McpGateOptions) {
-  return async function serveMcp(request: Request): Promise<McpOutcome> {
+/** `answerHeaders` are the headers the service adds to the SDK's answer (a refusal is answered by the caller). */
+export function createMcpGate(endpoint: ServedEndpoint, { allowedOrigins, maxBodyBytes }: McpGateOptions) {
+  return async function serveMcp(request: Request, answerHeaders: HeaderRecord = {}): Promise<McpOutcome> {
     if (!originAllowed(request.headers.get('origin'), allowedOrigins)) return { refused: 'origin_not_allowed' };
     if (!admitsJson(request.headers.get('accept'))) return { refused: 'not_acceptable' };
     if (!isJsonContentType(request.headers.get('content-type'))) return { refused: 'unsupported_media_type' };
@@ -104,6 +106,6 @@ export function createMcpGate(endpoint: McpEndpoint, { allowedOrigins, maxBodyBy
       const body = parsedBody === undefined ? text : undefined;
       forwarded = new Request(request.url, { method: 'POST', headers, body, signal: request.signal });
     }
-    return { response: await endpoint(forwarded, parsedBody) };
+    return { response: await endpoint(forwarded, parsedBody, answerHeaders) };
   };
 }

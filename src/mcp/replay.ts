@@ -5,8 +5,14 @@
  * when its answer is a JSON-RPC result (never an error: those may depend on transport details),
  * the status, headers and bytes are kept, and later requests get the same bytes with their own `id`
  * (JSON-RPC 2.0 section 5: the response carries the request's id). Bounded: the oldest entry goes first.
+ * Every answer leaves here with the service's own headers (rate limit, CORS...): a replayed one
+ * built with them in one go, the SDK's with them added.
  */
+import { mergeHeaders, type HeaderRecord } from '../headers.ts';
 import type { McpEndpoint } from './server.ts';
+
+/** The endpoint as the gate calls it: `answerHeaders` are the headers the service adds to every answer. */
+export type ServedEndpoint = (request: Request, parsedBody: unknown, answerHeaders: HeaderRecord) => Promise<Response>;
 
 /** The request headers the SDK reads to decide an answer (after the gate normalised Accept). */
 const KEY_HEADERS = ['mcp-protocol-version', 'mcp-method', 'mcp-name', 'accept', 'content-type'];
@@ -17,7 +23,7 @@ const ID_MARK = `replay-id-${crypto.randomUUID()}`;
 
 interface Recorded {
   status: number;
-  headers: [string, string][];
+  headers: HeaderRecord;
   /** The body around the id: `before + JSON.stringify(id) + after`. */
   before: string;
   after: string;
@@ -56,26 +62,36 @@ async function record(response: Response, id: string | number): Promise<{ record
   // Only when the SDK's bytes are exactly the parsed message serialised again (key order, spacing).
   if (before + JSON.stringify(id) + after !== text) return { text };
   // The length changes with the id's; the server sets it from the body.
-  const headers = [...response.headers].filter(([name]) => name !== 'content-length');
+  const headers = Object.fromEntries([...response.headers].filter(([name]) => name !== 'content-length'));
   return { recorded: { status: response.status, headers, before, after }, text };
 }
 
-export function withReplay(endpoint: McpEndpoint, { maxEntries = 256 }: { maxEntries?: number } = {}): McpEndpoint {
+/** Adds the service's headers to an answer of the SDK; an error answer is never stored by a cache. */
+function withHeaders(response: Response, answerHeaders: HeaderRecord): Response {
+  for (const name in answerHeaders) response.headers.set(name, answerHeaders[name]!);
+  if (response.status >= 400) response.headers.set('Cache-Control', 'no-store');
+  return response;
+}
+
+/** `maxEntries: 0` keeps nothing: every request reaches the SDK, with the same headers added. */
+export function withReplay(endpoint: McpEndpoint, { maxEntries = 256 }: { maxEntries?: number } = {}): ServedEndpoint {
   const answers = new Map<string, Recorded>();
-  return async (request, parsedBody) => {
+  return async (request, parsedBody, answerHeaders) => {
     const key = isReplayable(parsedBody) ? keyOf(request, parsedBody) : undefined;
-    if (key === undefined) return endpoint(request, parsedBody);
+    if (key === undefined) return withHeaders(await endpoint(request, parsedBody), answerHeaders);
     const id = (parsedBody as JsonRpcRequest).id;
     const known = answers.get(key);
-    if (known) return new Response(known.before + JSON.stringify(id) + known.after, { status: known.status, headers: known.headers });
+    if (known) {
+      return new Response(known.before + JSON.stringify(id) + known.after, { status: known.status, headers: mergeHeaders(known.headers, answerHeaders) });
+    }
 
     const response = await endpoint(request, parsedBody);
-    if (!/^application\/json\b/.test(response.headers.get('content-type') ?? '')) return response;
+    if (!/^application\/json\b/.test(response.headers.get('content-type') ?? '')) return withHeaders(response, answerHeaders);
     const { recorded, text } = await record(response, id);
-    if (recorded) {
+    if (recorded && maxEntries > 0) {
       if (answers.size >= maxEntries) answers.delete(answers.keys().next().value!);
       answers.set(key, recorded);
     }
-    return new Response(text, { status: response.status, statusText: response.statusText, headers: response.headers });
+    return withHeaders(new Response(text, { status: response.status, statusText: response.statusText, headers: response.headers }), answerHeaders);
   };
 }

@@ -19,7 +19,8 @@ function counted(endpoint: McpEndpoint) {
   return { calls, wrapped };
 }
 
-const sdk = createMcpGate(createMcpEndpoint(sampleFacts(), INFO), GATE);
+// The reference: the SDK's own answers, given the service's headers the same way, never replayed.
+const sdk = createMcpGate(withReplay(createMcpEndpoint(sampleFacts(), INFO), { maxEntries: 0 }), GATE);
 const inner = counted(createMcpEndpoint(sampleFacts(), INFO));
 const replaying = createMcpGate(withReplay(inner.wrapped), GATE);
 
@@ -118,5 +119,21 @@ describe('what is never replayed', () => {
     expect(small.calls.count).toBe(3);
     await ask(gate, ping.headers, ping.body);
     expect(small.calls.count).toBe(4);
+  });
+
+  it('gives every answer, replayed or not, the service headers, and errors no-store', async () => {
+    const gate = createMcpGate(withReplay(createMcpEndpoint(sampleFacts(), INFO)), GATE);
+    const call = frame('legacy', 'tools/list', {}, { id: 1 });
+    for (let i = 0; i < 2; i++) {
+      const outcome = await gate(new Request('https://api.example.com/mcp', { method: 'POST', ...call }), { RateLimit: `"default";r=${i};t=9` });
+      const response = (outcome as { response: Response }).response;
+      expect(response.headers.get('ratelimit'), i === 0 ? 'from the SDK' : 'replayed').toBe(`"default";r=${i};t=9`);
+      expect(response.headers.get('cache-control')).not.toBe('no-store');
+    }
+    const bad = await gate(new Request('https://api.example.com/mcp', { method: 'POST', headers: call.headers, body: '{"jsonrpc":' }), { RateLimit: 'x' });
+    const response = (bad as { response: Response }).response;
+    expect(response.status).toBe(400);
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    expect(response.headers.get('ratelimit')).toBe('x');
   });
 });
