@@ -4,7 +4,7 @@
  * those that arrive while it is answered go out together as one script call over all their keys
  * (one round trip, one command for Redis to parse), so a busy instance pays per batch, not per request.
  */
-import { createClient, defineScript, ErrorReply } from 'redis';
+import { createClient, defineScript, ErrorReply } from '@redis/client';
 import type { CounterStore } from './store.ts';
 
 // INCR and PEXPIRE run atomically inside the script, so N instances admit exactly the quota; a key

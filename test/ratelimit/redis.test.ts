@@ -2,7 +2,7 @@
  * The Redis store against a real redis-server: several handler instances share one quota, and an
  * outage (SIGKILL, a hang, unreachable at start-up) follows the failure policy and heals by itself.
  */
-import { createClient } from 'redis';
+import { createClient } from '@redis/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Handler } from '../../src/handler.ts';
 import { createRedisStore } from '../../src/ratelimit/redis.ts';
