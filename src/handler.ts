@@ -17,7 +17,7 @@ import { respond } from './http.ts';
 import { errorField, jsonLinesLogger, type Logger } from './log.ts';
 import { problemResponder } from './problems.ts';
 import { clientKey } from './ratelimit/client.ts';
-import { policyField, rateLimitFields } from './ratelimit/fields.ts';
+import { policyFields, stateFields } from './ratelimit/fields.ts';
 import { Limiter, type RateLimitState } from './ratelimit/limiter.ts';
 import { MemoryStore } from './ratelimit/memory.ts';
 import type { CounterStore } from './ratelimit/store.ts';
@@ -62,8 +62,10 @@ export interface Handler {
 export function pathOf(url: string): string {
   const start = url.indexOf('/', url.indexOf('//') + 2);
   if (start < 0) return '/';
-  const end = url.slice(start).search(/[?#]/);
-  return end < 0 ? url.slice(start) : url.slice(start, start + end);
+  const query = url.indexOf('?', start);
+  const fragment = url.indexOf('#', start);
+  const end = query < 0 ? fragment : fragment < 0 ? query : Math.min(query, fragment);
+  return end < 0 ? url.slice(start) : url.slice(start, end);
 }
 
 /** Paths whose GET and HEAD are not counted (health): the route table says which. */
@@ -72,12 +74,9 @@ const UNCOUNTED = new Set(ROUTES.filter((route) => route.counted === false).flat
 const countedRequest = (method: string, path: string) =>
   method !== 'OPTIONS' && !((method === 'GET' || method === 'HEAD') && UNCOUNTED.has(path));
 
-/** A request's id, made only when a log line or a 500 problem needs it. */
-class RequestIds {
-  #id: string | undefined;
-  get id(): string {
-    return (this.#id ??= crypto.randomUUID());
-  }
+/** What the access-log line learns from answering: the id a 500 problem carries, if there was one. */
+interface Answered {
+  requestId?: string;
 }
 
 /** Failing closed, the store may be back at once: a retry in a few seconds, not at the window's end. */
@@ -95,10 +94,15 @@ export async function createHandler(options: HandlerOptions): Promise<Handler> {
   const { quota, windowSeconds, fail, ipv6PrefixBits, redisUrl, store: given } = rateLimit;
   const store = given ?? (redisUrl ? (await import('./ratelimit/redis.ts')).createRedisStore(redisUrl) : new MemoryStore());
   const limiter = new Limiter({ quota, windowSeconds, fail, store, logger: log });
-  const policy = policyField(quota, windowSeconds);
   const trustProxyHops = options.trustProxyHops ?? DEFAULTS.trustProxyHops;
   const mcp = withDefaults({ allowedOrigins: [new URL(base).origin], ...DEFAULTS.mcp }, options.mcp);
-  const settings = { base, deprecation: deprecationNotice(base, options.deprecation), storeKind: store.kind, mcp };
+  const settings = {
+    base,
+    deprecation: deprecationNotice(base, options.deprecation),
+    rateLimitPolicy: policyFields(quota, windowSeconds),
+    storeKind: store.kind,
+    mcp,
+  };
   // Swapped whole on reload; each request reads it once, so it sees either the old facts or the new.
   let surface: Surface = await buildSurface(settings, options.facts);
   const headersFor = fixedHeaders(settings);
@@ -117,12 +121,14 @@ export async function createHandler(options: HandlerOptions): Promise<Handler> {
     notFound: (request, headers) => problem(request, 'api_route_not_found', headers),
   });
 
-  async function answer(request: Request, path: string, key: string, ids: RequestIds): Promise<Response> {
+  async function answer(request: Request, path: string, key: string, answered?: Answered): Promise<Response> {
     let limits: HeaderRecord = {};
     try {
       const counted = countedRequest(request.method, path);
-      const state = counted ? await limiter.hit(key) : await limiter.peek(key);
-      limits = rateLimitFields(policy, state);
+      const counting = counted ? limiter.hit(key) : limiter.peek(key);
+      // Awaited only when the store is remote: the memory store's answer costs no turn of the event loop.
+      const state = counting instanceof Promise ? await counting : counting;
+      limits = stateFields(state);
       const refusal = counted ? refusalOf(state) : undefined;
       if (refusal) {
         const headers = mergeHeaders(headersFor(path), limits, { 'Retry-After': String(refusal.retryAfter) });
@@ -132,7 +138,8 @@ export async function createHandler(options: HandlerOptions): Promise<Handler> {
       if (document) return respond(request, document, limits);
       return await dispatch(request, path, mergeHeaders(headersFor(path), limits));
     } catch (error) {
-      const id = ids.id;
+      const id = crypto.randomUUID();
+      if (answered) answered.requestId = id;
       log({ level: 'error', event: 'request_failed', requestId: id, method: request.method, path, error: errorField(error) });
       return problem(request, 'internal_error', mergeHeaders(headersFor(path), limits), { instance: `urn:uuid:${id}` });
     }
@@ -144,14 +151,14 @@ export async function createHandler(options: HandlerOptions): Promise<Handler> {
     inFlight++;
     const path = pathOf(request.url);
     const key = clientKey(request, info.clientAddress, trustProxyHops, ipv6PrefixBits);
-    const ids = new RequestIds();
     try {
-      if (!options.accessLog) return await answer(request, path, key, ids);
+      if (!options.accessLog) return await answer(request, path, key);
       const time = new Date().toISOString();
       const started = performance.now();
-      const response = await answer(request, path, key, ids);
+      const answered: Answered = {};
+      const response = await answer(request, path, key, answered);
       const durationMs = Math.round((performance.now() - started) * 1000) / 1000;
-      log({ level: 'info', event: 'request', time, requestId: ids.id, method: request.method, path, status: response.status, durationMs, client: key });
+      log({ level: 'info', event: 'request', time, requestId: (answered.requestId ??= crypto.randomUUID()), method: request.method, path, status: response.status, durationMs, client: key });
       return response;
     } finally {
       if (--inFlight === 0) drained?.();

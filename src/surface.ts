@@ -40,6 +40,8 @@ export interface Settings {
   /** `{base}`, without a trailing slash. */
   base: string;
   deprecation?: DeprecationNotice;
+  /** The rate-limit fields that are the same on every answer (the policy and the quota). */
+  rateLimitPolicy: HeaderRecord;
   storeKind: Health['rateLimitStore'];
   mcp: { allowedOrigins: string[]; maxBodyBytes: number };
 }
@@ -102,10 +104,10 @@ function apiIndex({ settings: { base, deprecation }, facts, name }: Context): Ap
 }
 
 /** The headers every answer on `path` carries besides the rate-limit fields. */
-export function fixedHeaders({ base, deprecation }: Settings): (path: string) => HeaderRecord {
+export function fixedHeaders({ base, deprecation, rateLimitPolicy }: Settings): (path: string) => HeaderRecord {
   const serviceDesc = `<${base}${OPENAPI_PATH}>; rel="service-desc"`;
   const headersWith = (links: string[], extra: HeaderRecord = {}) =>
-    mergeHeaders({ 'X-Content-Type-Options': 'nosniff' }, CORS_HEADERS, extra, { Link: links.join(', ') });
+    mergeHeaders({ 'X-Content-Type-Options': 'nosniff' }, CORS_HEADERS, rateLimitPolicy, extra, { Link: links.join(', ') });
   const v1Links = deprecation ? [serviceDesc, deprecation.successorLink] : [serviceDesc];
   const v1Extra = deprecation?.headers ?? {};
   const catalog = `<${base}${API_CATALOG_PATH}>; rel="api-catalog"`;

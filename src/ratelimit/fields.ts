@@ -2,16 +2,15 @@
 import type { HeaderRecord } from '../headers.ts';
 import type { RateLimitState } from './limiter.ts';
 
-/** RateLimit-Policy: an RFC 9651 List with the one `default` policy. */
-export function policyField(quota: number, windowSeconds: number): string {
-  return `"default";q=${quota};w=${windowSeconds}`;
+/** The fields every answer carries unchanged: RateLimit-Policy (an RFC 9651 List with the one `default` policy) and the quota. */
+export function policyFields(quota: number, windowSeconds: number): HeaderRecord {
+  return { 'RateLimit-Policy': `"default";q=${quota};w=${windowSeconds}`, 'X-RateLimit-Limit': String(quota) };
 }
 
-export function rateLimitFields(policy: string, state: RateLimitState): HeaderRecord {
+/** The fields that change with each request: what remains and when the window resets. */
+export function stateFields(state: RateLimitState): HeaderRecord {
   return {
-    'RateLimit-Policy': policy,
     RateLimit: `"default";r=${state.remaining};t=${state.resetSeconds}`,
-    'X-RateLimit-Limit': String(state.quota),
     'X-RateLimit-Remaining': String(state.remaining),
     'X-RateLimit-Reset': String(state.resetEpoch),
   };

@@ -59,29 +59,46 @@ export class Limiter {
     return this.#failClosed ? 'closed' : 'open';
   }
 
-  /** Counts this request and returns the state after it. */
-  hit(key: string, now = Date.now()): Promise<RateLimitState> {
+  /** Counts this request and returns the state after it (at once with a store that answers at once). */
+  hit(key: string, now = Date.now()): RateLimitState | Promise<RateLimitState> {
     return this.#count(key, now, true);
   }
 
-  /** The state without counting anything (CORS preflights are not counted). */
-  peek(key: string, now = Date.now()): Promise<RateLimitState> {
+  /** The state without counting anything (CORS preflights and health are not counted). */
+  peek(key: string, now = Date.now()): RateLimitState | Promise<RateLimitState> {
     return this.#count(key, now, false);
   }
 
-  async #count(key: string, now: number, counts: boolean): Promise<RateLimitState> {
+  #count(key: string, now: number, counts: boolean): RateLimitState | Promise<RateLimitState> {
     const windowStart = now - (now % this.#windowMs);
-    let count: number;
-    let unavailable = false;
     const generation = this.#generation;
+    let pending: number | Promise<number>;
     try {
-      count = await (counts ? this.#store.increment(key, windowStart, this.#windowMs) : this.#store.current(key, windowStart));
-      if (this.#failure !== undefined && generation === this.#generation) this.#regained();
+      pending = counts ? this.#store.increment(key, windowStart, this.#windowMs) : this.#store.current(key, windowStart);
     } catch (error) {
-      if (this.#failure !== undefined || generation === this.#generation) this.#lost(error as Error);
-      unavailable = this.#failClosed;
-      count = counts ? this.#fallback.increment(key, windowStart) : this.#fallback.current(key, windowStart);
+      return this.#failed(error as Error, key, windowStart, now, counts, generation);
     }
+    // The memory store answers at once: no promise, no extra turn of the event loop per request.
+    if (typeof pending === 'number') return this.#counted(pending, windowStart, now, generation);
+    return pending.then(
+      (count) => this.#counted(count, windowStart, now, generation),
+      (error: Error) => this.#failed(error, key, windowStart, now, counts, generation),
+    );
+  }
+
+  #counted(count: number, windowStart: number, now: number, generation: number): RateLimitState {
+    if (this.#failure !== undefined && generation === this.#generation) this.#regained();
+    return this.#state(count, windowStart, now, false);
+  }
+
+  /** The store failed: count in memory, and fail closed if the policy says so. */
+  #failed(error: Error, key: string, windowStart: number, now: number, counts: boolean, generation: number): RateLimitState {
+    if (this.#failure !== undefined || generation === this.#generation) this.#lost(error);
+    const count = counts ? this.#fallback.increment(key, windowStart) : this.#fallback.current(key, windowStart);
+    return this.#state(count, windowStart, now, this.#failClosed);
+  }
+
+  #state(count: number, windowStart: number, now: number, unavailable: boolean): RateLimitState {
     const resetAt = windowStart + this.#windowMs;
     return {
       quota: this.#quota,

@@ -1,17 +1,13 @@
 import { parseList } from 'structured-headers';
 import { describe, expect, it } from 'vitest';
-import { policyField, rateLimitFields } from '../../src/ratelimit/fields.ts';
+import { policyFields, stateFields } from '../../src/ratelimit/fields.ts';
 
-describe('rateLimitFields', () => {
+describe('policyFields and stateFields', () => {
   it('writes the IETF fields as structured-field Lists and the X- forms as integers', () => {
-    const headers = rateLimitFields(policyField(120, 60), {
-      quota: 120,
-      remaining: 117,
-      resetSeconds: 42,
-      resetEpoch: 1_795_046_400,
-      exceeded: false,
-      unavailable: false,
-    });
+    const headers = {
+      ...policyFields(120, 60),
+      ...stateFields({ quota: 120, remaining: 117, resetSeconds: 42, resetEpoch: 1_795_046_400, exceeded: false, unavailable: false }),
+    };
     const [policy] = parseList(headers['RateLimit-Policy']!);
     expect(policy![0]).toBe('default');
     expect(Object.fromEntries(policy![1])).toEqual({ q: 120, w: 60 });
