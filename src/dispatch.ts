@@ -21,17 +21,19 @@ export interface Answers {
 /** `headers` are the ones this request's answer carries (fixed and rate-limit fields), for the answer to extend. */
 export function createDispatcher(answers: Answers): (request: Request, path: string, headers: HeaderRecord) => Promise<Response> {
   const router = Router<Request, [HeaderRecord]>();
-  const known = new Set<string>();
-  for (const route of ROUTES) {
-    const allow = allowOf(route);
-    for (const { path } of pathsOf(route)) {
-      known.add(path);
-      // GET and HEAD of a document are answered before dispatch, from the documents map.
-      if (route.answer === 'health') router.get(path, answers.health).head(path, answers.health);
-      if (route.answer === 'mcp') router.post(path, answers.mcp);
-      router.options(path, (request, headers) => answers.preflight(request, headers, route));
-      router.all(path, (request, headers) => answers.methodNotAllowed(request, headers, allow));
-    }
+  const paths = ROUTES.flatMap((route) => pathsOf(route).map(({ path }) => ({ route, path })));
+  // itty tries routes in order: every method's own routes first, so a POST to /mcp is not tested
+  // against each path's catch-all; a path's 405 catch-all still comes after its own methods.
+  for (const { route, path } of paths) {
+    // GET and HEAD of a document are answered before dispatch, from the documents map.
+    if (route.answer === 'health') router.get(path, answers.health).head(path, answers.health);
+    if (route.answer === 'mcp') router.post(path, answers.mcp);
+    router.options(path, (request, headers) => answers.preflight(request, headers, route));
   }
+  for (const { route, path } of paths) {
+    const allow = allowOf(route);
+    router.all(path, (request, headers) => answers.methodNotAllowed(request, headers, allow));
+  }
+  const known = new Set(paths.map(({ path }) => path));
   return async (request, path, headers) => (known.has(path) ? router.fetch(request, headers) : answers.notFound(request, headers));
 }

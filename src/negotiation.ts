@@ -15,18 +15,35 @@ function preferences(header: string): Preference[] {
   });
 }
 
-/** RFC 9110 section 12.5.3: whether gzip is acceptable; a coding named explicitly takes precedence over `*`. */
-export function acceptsGzip(acceptEncoding: string | null): boolean {
-  if (!acceptEncoding) return false;
+/** Clients send the same few values of a header again and again: decide each once (a bounded memory). */
+function remembered(decide: (header: string) => boolean): (header: string) => boolean {
+  const known = new Map<string, boolean>();
+  return (header) => {
+    let answer = known.get(header);
+    if (answer === undefined) {
+      if (known.size >= 256) known.clear();
+      known.set(header, (answer = decide(header)));
+    }
+    return answer;
+  };
+}
+
+const gzipAcceptable = remembered((acceptEncoding) => {
   const listed = preferences(acceptEncoding);
   const chosen = listed.find((item) => item.token === 'gzip') ?? listed.find((item) => item.token === '*');
   return chosen !== undefined && chosen.q > 0;
+});
+
+/** RFC 9110 section 12.5.3: whether gzip is acceptable; a coding named explicitly takes precedence over `*`. */
+export function acceptsGzip(acceptEncoding: string | null): boolean {
+  return acceptEncoding ? gzipAcceptable(acceptEncoding) : false;
 }
 
 const JSON_RANGES = new Set(['*/*', 'application/*', 'application/json']);
 
+const jsonAdmitted = remembered((accept) => preferences(accept).some((item) => JSON_RANGES.has(item.token) && item.q > 0));
+
 /** RFC 9110 section 12.5.1: an absent Accept admits anything; otherwise some JSON-admitting range with q > 0. */
 export function admitsJson(accept: string | null): boolean {
-  if (!accept) return true;
-  return preferences(accept).some((item) => JSON_RANGES.has(item.token) && item.q > 0);
+  return accept ? jsonAdmitted(accept) : true;
 }

@@ -37,3 +37,16 @@ describe('admitsJson (RFC 9110 section 12.5.1)', () => {
     expect(admitsJson(header)).toBe(expected);
   });
 });
+
+describe('remembered decisions', () => {
+  it('decide a repeated header the same way, and still decide right past the memory bound', () => {
+    for (let i = 0; i < 600; i++) {
+      expect(acceptsGzip(`gzip;q=0.${i % 9}, x-${i}`)).toBe(i % 9 !== 0);
+      expect(admitsJson(`text/html, application/json;q=${i % 2}, x/y-${i}`)).toBe(i % 2 === 1);
+    }
+    expect(acceptsGzip('gzip;q=0')).toBe(false);
+    expect(acceptsGzip('gzip;q=0')).toBe(false);
+    expect(admitsJson('text/html')).toBe(false);
+    expect(admitsJson('text/html')).toBe(false);
+  });
+});
