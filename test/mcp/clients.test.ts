@@ -70,6 +70,31 @@ function recordingFetch(seen: Seen[]) {
   };
 }
 
+/** What both official clients offer under the same names, whatever their own types. */
+interface SdkClient {
+  listTools(): Promise<{ tools: unknown[] }>;
+  listResources(): Promise<{ resources: unknown[] }>;
+  listResourceTemplates(): Promise<{ resourceTemplates: unknown[] }>;
+  readResource(params: { uri: string }): Promise<unknown>;
+  getServerCapabilities(): Record<string, any> | undefined;
+  callTool(params: { name: string; arguments: Record<string, unknown> }): Promise<unknown>;
+  close(): Promise<void>;
+}
+
+function connected(client: SdkClient, protocolVersion: () => string | undefined, sessionId: () => string | undefined): Connected {
+  return {
+    listTools: async () => (await client.listTools()).tools as Tool[],
+    listResources: async () => (await client.listResources()).resources as ListedResource[],
+    listResourceTemplates: async () => (await client.listResourceTemplates()).resourceTemplates,
+    readResource: async (uri) => (await client.readResource({ uri })) as ReadResult,
+    capabilities: () => client.getServerCapabilities(),
+    callTool: async (name, args = {}) => (await client.callTool({ name, arguments: args })) as ToolResult,
+    protocolVersion,
+    sessionId,
+    close: () => client.close(),
+  };
+}
+
 const CLIENTS = [
   {
     label: '@modelcontextprotocol/client (v2)',
@@ -78,17 +103,7 @@ const CLIENTS = [
       const client = new ModernClient({ name: 'mcp-test-modern', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
       const transport = new ModernTransport(new URL(`${url}/mcp`), { fetch: recordingFetch(seen) });
       await client.connect(transport);
-      return {
-        listTools: async () => (await client.listTools()).tools as Tool[],
-        listResources: async () => (await client.listResources()).resources as ListedResource[],
-        listResourceTemplates: async () => (await client.listResourceTemplates()).resourceTemplates,
-        readResource: async (uri) => (await client.readResource({ uri })) as ReadResult,
-        capabilities: () => client.getServerCapabilities(),
-        callTool: async (name, args = {}) => (await client.callTool({ name, arguments: args })) as ToolResult,
-        protocolVersion: () => client.getNegotiatedProtocolVersion(),
-        sessionId: () => transport.sessionId,
-        close: () => client.close(),
-      };
+      return connected(client, () => client.getNegotiatedProtocolVersion(), () => transport.sessionId);
     },
   },
   {
@@ -98,17 +113,7 @@ const CLIENTS = [
       const client = new LegacyClient({ name: 'mcp-test-legacy', version: '1.0.0' });
       const transport = new LegacyTransport(new URL(`${url}/mcp`), { fetch: recordingFetch(seen) });
       await client.connect(transport);
-      return {
-        listTools: async () => (await client.listTools()).tools as Tool[],
-        listResources: async () => (await client.listResources()).resources as ListedResource[],
-        listResourceTemplates: async () => (await client.listResourceTemplates()).resourceTemplates,
-        readResource: async (uri) => (await client.readResource({ uri })) as ReadResult,
-        capabilities: () => client.getServerCapabilities(),
-        callTool: async (name, args = {}) => (await client.callTool({ name, arguments: args })) as ToolResult,
-        protocolVersion: () => transport.protocolVersion,
-        sessionId: () => transport.sessionId,
-        close: () => client.close(),
-      };
+      return connected(client, () => transport.protocolVersion, () => transport.sessionId);
     },
   },
 ];
