@@ -4,10 +4,13 @@
  *
  *   rss [requests] [clients]   RSS and heap before and after `requests` calls spread over `clients` addresses
  *   stores <redisUrl> [rounds] [seconds]   handler throughput with the Redis store against the memory store
+ *   dispatch [calls]   finding a document's answer by exact path in a Map against itty-router over the same paths
  */
+import { Router } from 'itty-router';
 import { checkFacts } from '../src/facts.ts';
-import { createHandler, type Handler } from '../src/handler.ts';
+import { createHandler, pathOf, type Handler } from '../src/handler.ts';
 import { MemoryStore } from '../src/ratelimit/memory.ts';
+import { pathsOf, ROUTES } from '../src/routes.ts';
 import sampleFacts from '../src/sample-facts.json' with { type: 'json' };
 
 const BASE = 'http://127.0.0.1:8787';
@@ -98,12 +101,44 @@ async function stores(redisUrl: string, rounds: number, seconds: number) {
   return { mode: 'stores', rounds, seconds, concurrency: 32, clients: 1000, ...results, redisHealthAfter: after };
 }
 
+/**
+ * The worth of the documents map (src/handler.ts): GET and HEAD of a document are found by exact
+ * path in a Map; the same lookup through itty-router, with every document path registered in the
+ * route table's order, for a path early and one late in the table.
+ */
+async function dispatch(calls: number) {
+  const paths = ROUTES.filter((route) => route.answer === 'document').flatMap((route) => pathsOf(route).map(({ path }) => path));
+  const map = new Map<string, string>();
+  const router = Router();
+  for (const path of paths) {
+    map.set(path, path);
+    router.get(path, () => path);
+  }
+  const nsPerCall = async (find: () => unknown) => {
+    for (let i = 0; i < calls / 10; i++) await find();
+    const t0 = performance.now();
+    for (let i = 0; i < calls; i++) await find();
+    return ((performance.now() - t0) * 1e6) / calls;
+  };
+  const results = [];
+  for (const path of ['/api/v1/product', paths.at(-1)!]) {
+    const request = new Request(`${BASE}${path}`);
+    const viaMap = await nsPerCall(() => map.get(pathOf(request.url)));
+    const viaRouter = await nsPerCall(() => router.fetch(request));
+    if (map.get(pathOf(request.url)) !== path || (await router.fetch(request)) !== path) throw new Error(`${path} not found by both`);
+    results.push({ path, mapNs: viaMap, routerNs: viaRouter });
+  }
+  return { mode: 'dispatch', calls, registered: paths.length, results };
+}
+
 const out =
-  mode === 'rss'
+  mode === 'dispatch'
+    ? await dispatch(Number(args[0] ?? 200_000))
+    : mode === 'rss'
     ? await rss(Number(args[0] ?? 1_000_000), Number(args[1] ?? 100_000))
     : mode === 'stores'
       ? await stores(args[0]!, Number(args[1] ?? 4), Number(args[2] ?? 1.5))
       : undefined;
-if (!out) throw new Error('usage: inproc.ts rss|stores ...');
+if (!out) throw new Error('usage: inproc.ts rss|stores|dispatch ...');
 console.log(JSON.stringify(out));
 process.exit(0);

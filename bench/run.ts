@@ -8,7 +8,7 @@
  *
  * Environment knobs (defaults in brackets): BENCH_RUNTIMES [bun,deno,node], BENCH_ROUNDS [4],
  * BENCH_SECONDS [2], BENCH_CONNECTIONS [32], BENCH_COLD_RUNS [5], BENCH_RSS_REQUESTS [1000000],
- * BENCH_SKIP (any of http,cold,rss,redis), BENCH_SCENARIOS (ids of the HTTP rows to run, e.g.
+ * BENCH_SKIP (any of http,cold,rss,dispatch,redis), BENCH_SCENARIOS (ids of the HTTP rows to run, e.g.
  * product,mcp2025; a row measured against another brings that one along), BENCH_AUTOCANNON=1
  * (force autocannon), BENCH_NO_APT=1.
  * README.md is rewritten only by a full run (all runtimes, nothing skipped, every row).
@@ -382,6 +382,14 @@ async function main() {
       report.rss = await inproc(['rss', String(config.rssRequests), String(config.rssClients)], ['--expose-gc']);
     } catch (error) {
       report.rssError = (error as Error).message.slice(0, 500);
+    }
+  }
+  if (!skip.has('dispatch')) {
+    log('Node in-process: the documents map against itty-router');
+    try {
+      report.dispatch = await inproc(['dispatch']);
+    } catch (error) {
+      report.dispatchError = (error as Error).message.slice(0, 500);
     }
   }
   if (!skip.has('redis')) {

@@ -38,6 +38,8 @@ export interface Report {
   rss?: unknown;
   rssError?: string;
   stores?: { skipped?: string; result?: unknown };
+  dispatch?: unknown;
+  dispatchError?: string;
   seconds?: number;
 }
 
@@ -160,6 +162,18 @@ export function renderReport(report: Report): string {
       out.push('| --- | --: | --: | --: |');
       for (const s of rss.samples) out.push(`| ${s.label} | ${fixed(s.rssMb, 1)} MB | ${fixed(s.heapUsedMb, 1)} MB | ${int(s.storeSize)} |`);
       out.push('', `Peak RSS ${fixed(rss.peakRssMb, 1)} MB; ${int(rss.rps)} requests/s in process (${fixed(rss.seconds, 1)} s)${rss.non200 ? `; ${rss.non200} answers were not 200` : ''}.`);
+    }
+  }
+
+  if (report.dispatch || report.dispatchError) {
+    out.push('', '### Dispatch: the documents map against itty-router (Node, in process)', '');
+    if (report.dispatchError) out.push(`Failed: ${report.dispatchError}`);
+    else {
+      const d = report.dispatch as { calls: number; registered: number; results: { path: string; mapNs: number; routerNs: number }[] };
+      out.push(`Finding a document's answer for GET, ${int(d.calls)} calls, ${d.registered} document paths registered in the route table's order.`, '');
+      out.push('| Path | Map by exact path | itty-router | Saved per request |');
+      out.push('| --- | --: | --: | --: |');
+      for (const r of d.results) out.push(`| ${r.path} | ${fixed(r.mapNs, 0)} ns | ${fixed(r.routerNs, 0)} ns | ${fixed((r.routerNs - r.mapNs) / 1000, 2)} µs |`);
     }
   }
 
