@@ -108,17 +108,17 @@ export async function createHandler(options: HandlerOptions): Promise<Handler> {
   const headersFor = fixedHeaders(settings);
   const problem = problemResponder(base);
   const dispatch = createDispatcher({
-    health: async (request, headers) => respond(request, await surface.health(limiter.health().failure), headers),
-    mcp: async (request, headers) => {
-      const outcome = await surface.mcp(request, headers);
-      return 'refused' in outcome ? problem(request, outcome.refused, headers) : outcome.response;
+    health: async (request, _fixed, limits) => respond(request, await surface.health(limiter.health().failure), limits),
+    mcp: async (request, fixed, limits) => {
+      const outcome = await surface.mcp(request, mergeHeaders(fixed, limits));
+      return 'refused' in outcome ? problem(request, outcome.refused, fixed, limits) : outcome.response;
     },
-    preflight: (request, headers, route) =>
+    preflight: (request, fixed, limits, route) =>
       route.answer === 'mcp' && !originAllowed(request.headers.get('origin'), mcp.allowedOrigins)
-        ? problem(request, 'origin_not_allowed', headers)
-        : preflight(request, allowOf(route), headers),
-    methodNotAllowed: (request, headers, allow) => problem(request, 'method_not_allowed', mergeHeaders(headers, { Allow: allow })),
-    notFound: (request, headers) => problem(request, 'api_route_not_found', headers),
+        ? problem(request, 'origin_not_allowed', fixed, limits)
+        : preflight(request, allowOf(route), mergeHeaders(fixed, limits)),
+    methodNotAllowed: (request, fixed, limits, allow) => problem(request, 'method_not_allowed', fixed, mergeHeaders(limits, { Allow: allow })),
+    notFound: (request, fixed, limits) => problem(request, 'api_route_not_found', fixed, limits),
   });
 
   async function answer(request: Request, path: string, key: string, answered?: Answered): Promise<Response> {
@@ -131,17 +131,17 @@ export async function createHandler(options: HandlerOptions): Promise<Handler> {
       limits = stateFields(state);
       const refusal = counted ? refusalOf(state) : undefined;
       if (refusal) {
-        const headers = mergeHeaders(headersFor(path), limits, { 'Retry-After': String(refusal.retryAfter) });
-        return problem(request, refusal.code, headers, refusal.code === 'rate_limited' ? { 'violated-policies': ['default'] } : undefined);
+        const perRequest = mergeHeaders(limits, { 'Retry-After': String(refusal.retryAfter) });
+        return problem(request, refusal.code, headersFor(path), perRequest, refusal.code === 'rate_limited' ? { 'violated-policies': ['default'] } : undefined);
       }
       const document = (request.method === 'GET' || request.method === 'HEAD') && surface.documents.get(path);
       if (document) return respond(request, document, limits);
-      return await dispatch(request, path, mergeHeaders(headersFor(path), limits));
+      return await dispatch(request, path, headersFor(path), limits);
     } catch (error) {
       const id = crypto.randomUUID();
       if (answered) answered.requestId = id;
       log({ level: 'error', event: 'request_failed', requestId: id, method: request.method, path, error: errorField(error) });
-      return problem(request, 'internal_error', mergeHeaders(headersFor(path), limits), { instance: `urn:uuid:${id}` });
+      return problem(request, 'internal_error', headersFor(path), limits, { instance: `urn:uuid:${id}` });
     }
   }
 

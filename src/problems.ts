@@ -1,6 +1,7 @@
 /** @module The problem types of the contract and their RFC 9457 bodies. */
 import { mergeHeaders, type HeaderRecord } from './headers.ts';
 import { jsonBytes } from './http.ts';
+import { headerBuilder, type HeaderBuilder } from './response-headers.ts';
 import { problemPath } from './routes.ts';
 import type { Problem, ProblemCode, ProblemType } from './schemas.ts';
 
@@ -105,21 +106,37 @@ export function problemType(base: string, code: ProblemCode): ProblemType {
 }
 
 export type ProblemExtra = Partial<Pick<Problem, 'detail' | 'instance' | 'violated-policies'>>;
-export type ProblemResponder = (request: Request, code: ProblemCode, headers: HeaderRecord, extra?: ProblemExtra) => Response;
+/**
+ * `fixed` are the headers every answer on the path carries, one record per path made at start-up;
+ * `perRequest` the ones that change (rate limit, Allow, Retry-After).
+ */
+export type ProblemResponder = (request: Request, code: ProblemCode, fixed: HeaderRecord, perRequest: HeaderRecord, extra?: ProblemExtra) => Response;
+
+const PROBLEM_HEADERS: HeaderRecord = { 'Content-Type': 'application/problem+json; charset=utf-8', 'Cache-Control': 'no-store' };
 
 /**
- * Answers with RFC 9457 problems for `base`. Bodies without per-request members are serialised once.
- * `headers` are the ones every response carries (rate limit, CORS, ...).
+ * Answers with RFC 9457 problems for `base`. Bodies without per-request members are serialised once,
+ * and their headers put together once per set of fixed headers.
  */
 export function problemResponder(base: string): ProblemResponder {
   const fixedBodies = new Map<ProblemCode, Uint8Array<ArrayBuffer>>();
   for (const code of Object.keys(DEFINITIONS) as ProblemCode[]) fixedBodies.set(code, jsonBytes(problemBody(base, code)));
-  const problemHeaders = { 'Content-Type': 'application/problem+json; charset=utf-8', 'Cache-Control': 'no-store' };
-  return (request, code, headers, extra) => {
-    const body = extra ? jsonBytes(problemBody(base, code, extra)) : fixedBodies.get(code)!;
-    return new Response(request.method === 'HEAD' ? null : body, {
-      status: DEFINITIONS[code].status,
-      headers: mergeHeaders(headers, problemHeaders, { 'Content-Length': String(body.byteLength) }),
-    });
+  const builders = new WeakMap<HeaderRecord, Map<ProblemCode, HeaderBuilder>>();
+  const builderFor = (fixed: HeaderRecord, code: ProblemCode): HeaderBuilder => {
+    let byCode = builders.get(fixed);
+    if (!byCode) builders.set(fixed, (byCode = new Map()));
+    let build = byCode.get(code);
+    if (!build) {
+      const length = { 'Content-Length': String(fixedBodies.get(code)!.byteLength) };
+      byCode.set(code, (build = headerBuilder(mergeHeaders(fixed, PROBLEM_HEADERS, length))));
+    }
+    return build;
+  };
+  return (request, code, fixed, perRequest, extra) => {
+    const { status } = DEFINITIONS[code];
+    if (!extra) return new Response(request.method === 'HEAD' ? null : fixedBodies.get(code)!, { status, headers: builderFor(fixed, code)(perRequest) });
+    const body = jsonBytes(problemBody(base, code, extra));
+    const headers = mergeHeaders(fixed, PROBLEM_HEADERS, perRequest, { 'Content-Length': String(body.byteLength) });
+    return new Response(request.method === 'HEAD' ? null : body, { status, headers });
   };
 }
