@@ -1,12 +1,13 @@
 /**
  * What only the Worker has: the quota held in the RATE_LIMIT_COUNTER Durable Object across
  * isolates (two Workers in one workerd, built from the same bundle `wrangler deploy` uploads), the
- * memory store per isolate without that binding, and a refused facts file stopping the start.
+ * memory store per isolate without that binding, the failure policy when the Durable Object throws
+ * or never answers, and a refused facts file stopping the start.
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { Miniflare, type WorkerOptions } from 'miniflare';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,18 +17,59 @@ const QUOTA = 5;
 const dir = mkdtempSync(join(tmpdir(), 'e2e-workers-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** Two Workers (two isolates) from the one bundle; the second uses the first one's counters if `shared`. */
-function twoIsolates(script: string, shared: boolean): Miniflare {
+/** A RateLimitCounter that throws or never answers on demand (POST /mode/...), as a third Worker. */
+const FAILING_COUNTER = join(ROOT, 'test/fixtures/failing-counter.js');
+
+/**
+ * The counters behind RATE_LIMIT_COUNTER: the bundle's own Durable Object (in the first Worker),
+ * the failing stand-in, or no binding at all.
+ */
+type Counters = 'durable-object' | 'failing' | 'none';
+
+/** Two Workers (two isolates) from the one bundle; what workerd prints goes to `output` if given. */
+function twoIsolates(script: string, counters: Counters, bindings: Record<string, string> = {}, output?: (text: string) => void): Miniflare {
+  const scriptName = counters === 'failing' ? 'counter' : 'first';
   const worker = (name: string): WorkerOptions => ({
     name,
     modules: [{ type: 'ESModule', path: script }],
     modulesRoot: dir,
     compatibilityDate: '2026-04-26',
     compatibilityFlags: ['nodejs_compat'],
-    bindings: { RATE_LIMIT_QUOTA: String(QUOTA) },
-    durableObjects: shared ? { RATE_LIMIT_COUNTER: { className: 'RateLimitCounter', scriptName: 'first' } } : {},
+    bindings: { RATE_LIMIT_QUOTA: String(QUOTA), ...bindings },
+    durableObjects: counters === 'none' ? {} : { RATE_LIMIT_COUNTER: { className: 'RateLimitCounter', scriptName } },
   });
-  return new Miniflare({ host: '127.0.0.1', port: 0, cf: false, workers: [worker('first'), worker('second')] });
+  const workers = [worker('first'), worker('second')];
+  if (counters === 'failing') {
+    workers.push({
+      name: 'counter',
+      modules: [{ type: 'ESModule', path: FAILING_COUNTER }],
+      modulesRoot: dirname(FAILING_COUNTER),
+      compatibilityDate: '2026-04-26',
+    });
+  }
+  const handleRuntimeStdio = output && ((...streams: NodeJS.ReadableStream[]) => streams.forEach((stream) => stream.on('data', (chunk) => output(String(chunk)))));
+  return new Miniflare({ host: '127.0.0.1', port: 0, cf: false, workers, ...(handleRuntimeStdio && { handleRuntimeStdio }) });
+}
+
+/** Makes every RateLimitCounter of the failing stand-in throw, hang, or count again. */
+async function counterMode(mf: Miniflare, mode: 'throw' | 'hang' | 'count') {
+  const response = await (await mf.getWorker('counter')).fetch(`http://counter.test/mode/${mode}`, { method: 'POST' });
+  expect(response.status).toBe(204);
+}
+
+/** Collects what workerd prints; `logged(event)` are the JSON log lines of that event. */
+function workerdOutput() {
+  let text = '';
+  return {
+    output: (chunk: string) => void (text += chunk),
+    logged: (event: string) => text.split('\n').filter((line) => line.includes(`"event":"${event}"`)),
+  };
+}
+
+interface HealthBody {
+  status: 'ok' | 'degraded';
+  rateLimitStore?: string;
+  reason?: string;
 }
 
 describe('the Worker in workerd (Miniflare)', () => {
@@ -44,15 +86,16 @@ describe('the Worker in workerd (Miniflare)', () => {
   /** Requests from one client, alternating between the two isolates, each its own fetch call. */
   async function countdown(mf: Miniflare, client: string, requests: number) {
     const isolates = [await mf.getWorker('first'), await mf.getWorker('second')];
-    const replies: { status: number; remaining: string | null; store: string | undefined }[] = [];
+    const replies: { status: number; remaining: string | null; store: string | undefined; health: HealthBody }[] = [];
     for (let i = 0; i < requests; i++) {
       // Health is not counted, so the countdown goes through the API index; health names the store.
       const isolate = isolates[i % 2]!;
       const response = await isolate.fetch('http://worker.test/api/v1', { headers: { 'CF-Connecting-IP': client } });
       await response.arrayBuffer();
       const health = await isolate.fetch('http://worker.test/api/v1/health', { headers: { 'CF-Connecting-IP': client } });
-      const body = (await health.json()) as { rateLimitStore?: string };
-      replies.push({ status: response.status, remaining: response.headers.get('x-ratelimit-remaining'), store: body.rateLimitStore });
+      const body = (await health.json()) as HealthBody;
+      expect(health.status).toBe(200);
+      replies.push({ status: response.status, remaining: response.headers.get('x-ratelimit-remaining'), store: body.rateLimitStore, health: body });
     }
     return replies;
   }
@@ -60,7 +103,7 @@ describe('the Worker in workerd (Miniflare)', () => {
   describe('with the RATE_LIMIT_COUNTER binding', () => {
     let mf: Miniflare;
     beforeAll(async () => {
-      mf = twoIsolates(script, true);
+      mf = twoIsolates(script, 'durable-object');
       await mf.ready;
     });
     afterAll(() => mf?.dispose());
@@ -83,7 +126,7 @@ describe('the Worker in workerd (Miniflare)', () => {
   describe('without the binding', () => {
     let mf: Miniflare;
     beforeAll(async () => {
-      mf = twoIsolates(script, false);
+      mf = twoIsolates(script, 'none');
       await mf.ready;
     });
     afterAll(() => mf?.dispose());
@@ -92,6 +135,76 @@ describe('the Worker in workerd (Miniflare)', () => {
       const replies = await countdown(mf, '198.51.100.9', 4);
       expect(replies.map((reply) => reply.remaining)).toEqual(['4', '4', '3', '3']);
       expect(replies[0]!.store).toBe('memory');
+    });
+  });
+
+  describe('when the Durable Object fails, failing open (the default)', () => {
+    let mf: Miniflare;
+    const { output, logged } = workerdOutput();
+    beforeAll(async () => {
+      mf = twoIsolates(script, 'failing', {}, output);
+      await mf.ready;
+    });
+    afterAll(() => mf?.dispose());
+
+    it('keeps answering, counts in memory per isolate, and health says "degraded" with the reason', async () => {
+      await counterMode(mf, 'throw');
+      const replies = await countdown(mf, '198.51.100.10', 4);
+      expect(replies.map((reply) => reply.status)).toEqual([200, 200, 200, 200]);
+      expect(replies.map((reply) => reply.remaining)).toEqual(['4', '4', '3', '3']);
+      for (const { health } of replies) {
+        expect(health).toMatchObject({ status: 'degraded', rateLimitStore: 'durable-object' });
+        expect(health.reason).toMatch(/Durable Object call failed \(Error\).*counting in memory per instance/);
+      }
+    });
+
+    it('counts in the Durable Object again once it answers, logging the loss and the return once in each isolate', async () => {
+      await counterMode(mf, 'count');
+      const replies = await countdown(mf, '198.51.100.11', 4);
+      expect(replies.map((reply) => reply.remaining)).toEqual(['4', '3', '2', '1']);
+      expect(replies.map((reply) => reply.health.status)).toEqual(['ok', 'ok', 'ok', 'ok']);
+      // Four failed counts and four failed health reads in the first test, yet one line per isolate.
+      await expect.poll(() => logged('rate_limit_store_regained').length).toBe(2);
+      expect(logged('rate_limit_store_lost')).toHaveLength(2);
+      for (const line of logged('rate_limit_store_lost')) expect(line).toContain('"failPolicy":"open"');
+    });
+  });
+
+  describe('when the Durable Object never answers, failing closed', () => {
+    let mf: Miniflare;
+    const { output, logged } = workerdOutput();
+    beforeAll(async () => {
+      mf = twoIsolates(script, 'failing', { RATE_LIMIT_FAIL: 'closed' }, output);
+      await mf.ready;
+    });
+    afterAll(() => mf?.dispose());
+
+    it('answers 503 service_unavailable with a short Retry-After after the 1 s bound, and health 200 "degraded"', async () => {
+      await counterMode(mf, 'hang');
+      const replies = await countdown(mf, '198.51.100.12', 2);
+      expect(replies.map((reply) => reply.status)).toEqual([503, 503]);
+      const isolate = await mf.getWorker('second');
+      const refused = await isolate.fetch('http://worker.test/api/v1/product', { headers: { 'CF-Connecting-IP': '198.51.100.12' } });
+      expect(refused.status).toBe(503);
+      expect(refused.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+      expect(await refused.json()).toMatchObject({ status: 503, code: 'service_unavailable' });
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      expect(Number(refused.headers.get('retry-after'))).toBeLessThanOrEqual(5);
+      for (const { health } of replies) {
+        expect(health).toMatchObject({ status: 'degraded', rateLimitStore: 'durable-object' });
+        expect(health.reason).toMatch(/did not answer within 1000 ms.*failing closed/);
+      }
+    });
+
+    it('serves again once the Durable Object answers', async () => {
+      await counterMode(mf, 'count');
+      const replies = await countdown(mf, '198.51.100.13', 2);
+      expect(replies.map((reply) => reply.status)).toEqual([200, 200]);
+      expect(replies.map((reply) => reply.remaining)).toEqual(['4', '3']);
+      expect(replies[1]!.health.status).toBe('ok');
+      await expect.poll(() => logged('rate_limit_store_regained').length).toBe(2);
+      expect(logged('rate_limit_store_lost')).toHaveLength(2);
+      for (const line of logged('rate_limit_store_lost')) expect(line).toContain('"failPolicy":"closed"');
     });
   });
 
