@@ -34,9 +34,9 @@ export interface PreparedRepresentation {
 interface PreparedVariant {
   body: Uint8Array<ArrayBuffer>;
   etag: string;
+  /** Every header of a 200 answer but the per-request ones. */
   headers: HeaderRecord;
-  notModifiedHeaders: HeaderRecord;
-  /** `headers` and `notModifiedHeaders` with the per-request fields added. */
+  /** `headers` with the per-request fields added, for a 200 and for a 304. */
   build: HeaderBuilder;
   buildNotModified: HeaderBuilder;
 }
@@ -50,7 +50,7 @@ async function variant(body: Uint8Array<ArrayBuffer>, headers: HeaderRecord): Pr
   const full = mergeHeaders(headers, { ETag: etag, 'Content-Length': String(body.byteLength) });
   const notModifiedHeaders: HeaderRecord = {};
   for (const name in full) if (!NOT_FOR_304.has(name)) notModifiedHeaders[name] = full[name]!;
-  return { body, etag, headers: full, notModifiedHeaders, build: headerBuilder(full), buildNotModified: headerBuilder(notModifiedHeaders) };
+  return { body, etag, headers: full, build: headerBuilder(full), buildNotModified: headerBuilder(notModifiedHeaders) };
 }
 
 /**

@@ -138,11 +138,17 @@ export async function buildSurface(settings: Settings, facts: Product): Promise<
   const served = { reviewedOn: facts.product.reviewedOn, loadedAt: new Date().toISOString() };
   const healthOf = (health: Omit<Health, 'facts'>) => build(healthRoute, healthRoute.path, { ...health, facts: served });
   const healthy = await healthOf({ status: 'ok', rateLimitStore: settings.storeKind });
+  // Probes repeat while a store is down: the answer is built once per reason, not per probe.
+  let degraded: { reason: string; answer: Promise<PreparedRepresentation> } | undefined;
+  const degradedFor = (reason: string) =>
+    degraded?.reason === reason
+      ? degraded.answer
+      : (degraded = { reason, answer: healthOf({ status: 'degraded', rateLimitStore: settings.storeKind, reason }) }).answer;
 
   return {
     facts,
     documents,
-    health: (failure) => (failure ? healthOf({ status: 'degraded', rateLimitStore: settings.storeKind, reason: failure }) : Promise.resolve(healthy)),
+    health: (failure) => (failure ? degradedFor(failure) : Promise.resolve(healthy)),
     mcp: lazyMcpEndpoint(facts, { name: context.name, version: pkg.version }, resources, settings.mcp),
   };
 }
