@@ -2,8 +2,7 @@
  * A bigger Bun app that mounts the discovery API next to its own pages.
  * Run: node_modules/.bin/bun examples/bun-app.ts   (PORT=3000 by default)
  */
-import { checkFacts, createHandler, sampleFacts } from '../src/index.ts';
-import { isDiscoveryPath } from './discovery-paths.ts';
+import { checkFacts, createHandler, isServedPath, sampleFacts } from '../src/index.ts';
 
 const port = Number(process.env.PORT ?? 3000);
 
@@ -12,7 +11,7 @@ const server = Bun.serve({
   hostname: '127.0.0.1',
   fetch: (request, server) => {
     const { pathname } = new URL(request.url);
-    if (isDiscoveryPath(pathname)) return discovery(request, { clientAddress: server.requestIP(request)?.address });
+    if (isServedPath(pathname)) return discovery(request, { clientAddress: server.requestIP(request)?.address });
     if (pathname === '/') return new Response('Studio home page, served by the host app.\n');
     return new Response('Not found\n', { status: 404 });
   },

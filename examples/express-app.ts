@@ -5,8 +5,7 @@
  */
 import { getRequestListener } from '@hono/node-server';
 import express from 'express';
-import { checkFacts, createHandler, sampleFacts } from '../src/index.ts';
-import { isDiscoveryPath } from './discovery-paths.ts';
+import { checkFacts, createHandler, isServedPath, sampleFacts } from '../src/index.ts';
 
 const port = Number(process.env.PORT ?? 3000);
 const publicBaseUrl = `http://127.0.0.1:${port}`;
@@ -15,7 +14,7 @@ const serveDiscovery = getRequestListener((request, { incoming }) => discovery(r
 
 const app = express();
 // Before any body parser: the handler reads the MCP request body itself.
-app.use((req, res, next) => (isDiscoveryPath(req.path) ? serveDiscovery(req, res) : next()));
+app.use((req, res, next) => (isServedPath(req.path) ? serveDiscovery(req, res) : next()));
 app.get('/', (_req, res) => res.send('Studio home page, served by the host app.\n'));
 
 app.listen(port, '127.0.0.1', () => console.log(`Serving the host app with the discovery API on ${publicBaseUrl}`));

@@ -5,15 +5,14 @@
 import { serve } from '@hono/node-server';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import { Hono } from 'hono';
-import { checkFacts, createHandler, sampleFacts } from '../src/index.ts';
-import { isDiscoveryPath } from './discovery-paths.ts';
+import { checkFacts, createHandler, isServedPath, sampleFacts } from '../src/index.ts';
 
 const port = Number(process.env.PORT ?? 3000);
 const publicBaseUrl = `http://127.0.0.1:${port}`;
 const discovery = await createHandler({ publicBaseUrl, facts: checkFacts('sample', sampleFacts) });
 
 const app = new Hono();
-app.use((c, next) => (isDiscoveryPath(c.req.path) ? discovery(c.req.raw, { clientAddress: getConnInfo(c).remote.address }) : next()));
+app.use((c, next) => (isServedPath(c.req.path) ? discovery(c.req.raw, { clientAddress: getConnInfo(c).remote.address }) : next()));
 app.get('/', (c) => c.text('Studio home page, served by the host app.\n'));
 
 serve({ fetch: app.fetch, hostname: '127.0.0.1', port }, () => console.log(`Serving the host app with the discovery API on ${publicBaseUrl}`));

@@ -5,8 +5,7 @@
  */
 import { createServer } from 'node:http';
 import { getRequestListener } from '@hono/node-server';
-import { checkFacts, createHandler, sampleFacts } from '../src/index.ts';
-import { isDiscoveryPath } from './discovery-paths.ts';
+import { checkFacts, createHandler, isServedPath, sampleFacts } from '../src/index.ts';
 
 const port = Number(process.env.PORT ?? 3000);
 const publicBaseUrl = `http://127.0.0.1:${port}`;
@@ -16,7 +15,7 @@ const serveDiscovery = getRequestListener((request, { incoming }) => discovery(r
 createServer((req, res) => {
   // req.url carries the query string (/openapi.json?x=1): match on the path alone.
   const { pathname } = new URL(req.url ?? '/', publicBaseUrl);
-  if (isDiscoveryPath(pathname)) return serveDiscovery(req, res);
+  if (isServedPath(pathname)) return serveDiscovery(req, res);
   if (pathname === '/') return res.end('Studio home page, served by the host app.\n');
   res.writeHead(404).end('Not found\n');
 }).listen(port, '127.0.0.1', () => console.log(`Serving the host app with the discovery API on ${publicBaseUrl}`));

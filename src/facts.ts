@@ -4,7 +4,7 @@
  */
 import * as v from 'valibot';
 import { StartupError } from './config.ts';
-import { Product } from './schemas.ts';
+import { Product, type Resource } from './schemas.ts';
 
 // The contract's word rule ("Surface"): a parameter carries a credential when one of its words is one
 // of these, or when it is `code` alone or after auth/authorization/oauth (an OAuth authorization code).
@@ -25,6 +25,9 @@ export function carriesCredential(name: string): boolean {
     words.some((word, index) => word === 'code' && (words.length === 1 || CODE_OWNERS.has(words[index - 1] ?? '')))
   );
 }
+
+/** A resource's stable identifier: its `id`, or its `kind` when it has none. */
+export const resourceId = (resource: Resource): string => resource.id ?? resource.kind;
 
 /** Parses and checks a facts document; throws a StartupError naming every bad field and its fix. */
 export function parseFacts(source: string, text: string): Product {

@@ -182,3 +182,11 @@ export const contentTypeOf = (route: Route) => route.contentType ?? `${route.med
 
 /** RFC 9110 section 10.2.1: the methods a route's paths accept. */
 export const allowOf = (route: Route) => [...route.methods, 'OPTIONS'].join(', ');
+
+const SERVED_PATHS = new Set(ROUTES.flatMap((route) => pathsOf(route).map(({ path }) => path)));
+
+/**
+ * Whether the handler serves `pathname` (a URL's path, without its query): exactly the paths of the
+ * route table and no others, so a host app hands these to the handler and keeps the rest for itself.
+ */
+export const isServedPath = (pathname: string): boolean => SERVED_PATHS.has(pathname);

@@ -17,8 +17,13 @@ const list = <T extends v.GenericSchema>(item: T) => v.pipe(v.array(item), v.min
 export const RESOURCE_KINDS = ['website', 'docs', 'pricing', 'status', 'support', 'terms', 'privacy', 'openapi', 'mcp'] as const;
 export const ResourceKind = v.pipe(v.picklist(RESOURCE_KINDS), v.description('What the resource is.'));
 
+const slug = v.pipe(v.string(), v.regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'must be a lowercase slug such as read-the-docs'));
+
 export const Resource = v.pipe(
   v.object({
+    id: v.optional(
+      v.pipe(slug, v.description('A stable identifier, unique among the resources; without one, the resource is known by its `kind`.')),
+    ),
     kind: ResourceKind,
     title: text,
     url: webUrl,
@@ -30,7 +35,7 @@ export const Resource = v.pipe(
 
 export const StartOption = v.pipe(
   v.object({
-    id: v.pipe(v.string(), v.regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'must be a lowercase slug such as read-the-docs')),
+    id: v.pipe(slug, v.description('A stable identifier, unique among the start options.')),
     title: text,
     description: text,
     url: webUrl,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { allowOf, contentTypeOf, isV1Path, pathsOf, ROUTES } from '../src/routes.ts';
+import { allowOf, contentTypeOf, isServedPath, isV1Path, pathsOf, ROUTES } from '../src/routes.ts';
 import { PROBLEM_CODES } from '../src/schemas.ts';
 
 describe('the route table', () => {
@@ -48,5 +48,12 @@ describe('the route table', () => {
   it('tells which paths are under /api/v1', () => {
     expect(['/api/v1', '/api/v1/product'].map(isV1Path)).toEqual([true, true]);
     expect(['/api/v10', '/api/v2', '/openapi.json', '/mcp', '/llms.txt'].map(isV1Path)).toEqual([false, false, false, false, false]);
+  });
+
+  it('matches exactly the paths the table serves', () => {
+    for (const route of ROUTES) for (const { path } of pathsOf(route)) expect(isServedPath(path), path).toBe(true);
+    for (const path of ['/api', '/api/', '/api/v1/', '/api/v2/things', '/api/v10', '/apix', '/mcp/', '/mcpx', '/openapi.json/x', '/problems/', '/problems/nope', '/llms.txt?x=1', '/API/V1']) {
+      expect(isServedPath(path), path).toBe(false);
+    }
   });
 });
