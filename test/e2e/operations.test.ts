@@ -15,7 +15,11 @@ import { startRedis, type RedisServer } from '../support/redis.ts';
 
 const QUOTA = 5;
 let nextAddress = 1;
-const freshAddress = () => `198.51.100.${nextAddress++ % 250}`;
+/** A client address never used before in this run (10.0.0.1, 10.0.0.2, ...): a tight loop may send thousands. */
+const freshAddress = () => {
+  const n = nextAddress++;
+  return `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`;
+};
 
 function get(base: string, path: string, from: string, method = 'GET') {
   return fetch(`${base}${path}`, { method, headers: { 'x-forwarded-for': from } });
