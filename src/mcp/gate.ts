@@ -1,12 +1,14 @@
 /**
  * @module The HTTP rules in front of the MCP SDK: Origin allowlist, lenient Accept, JSON-only
- * bodies of bounded size. What passes is handed to the SDK with its body already parsed.
+ * bodies of bounded size. What passes is handed to the SDK with its body already parsed; a batch
+ * message by message where its revision has batches (./batch.ts).
  */
 import { isJsonContentType } from '@modelcontextprotocol/server';
 import { originAllowed } from '../cors.ts';
 import { admitsJson } from '../negotiation.ts';
 import type { ProblemCode } from '../schemas.ts';
 import type { HeaderRecord } from '../headers.ts';
+import { serveBatch } from './batch.ts';
 import type { ServedEndpoint } from './replay.ts';
 
 export interface McpGateOptions {
@@ -105,6 +107,12 @@ export function createMcpGate(endpoint: ServedEndpoint, { allowedOrigins, maxBod
       headers.delete('content-length');
       const body = parsedBody === undefined ? text : undefined;
       forwarded = new Request(request.url, { method: 'POST', headers, body, signal: request.signal });
+    }
+    if (Array.isArray(parsedBody)) {
+      const response = await serveBatch(forwarded, parsedBody, (message) => endpoint(forwarded, message, {}));
+      for (const name in answerHeaders) response.headers.set(name, answerHeaders[name]!);
+      if (response.status >= 400) response.headers.set('Cache-Control', 'no-store');
+      return { response };
     }
     return { response: await endpoint(forwarded, parsedBody, answerHeaders) };
   };
