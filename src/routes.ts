@@ -48,7 +48,9 @@ export const problemPath = (code: string) => `/problems/${code}`;
 /** Whether a path is under the versioned API (and so carries its deprecation notice). */
 export const isV1Path = (path: string) => path === API_PATH || path.startsWith(`${API_PATH}/`);
 
-export const PUBLIC_CACHE = 'public, max-age=60';
+/** How long the documents built from the facts may be cached, by anyone (MCP's cache hints say the same). */
+export const PUBLIC_MAX_AGE_SECONDS = 60;
+export const PUBLIC_CACHE = `public, max-age=${PUBLIC_MAX_AGE_SECONDS}`;
 const JSON_TYPE = 'application/json';
 const GET: readonly Method[] = ['GET', 'HEAD'];
 

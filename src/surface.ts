@@ -149,6 +149,6 @@ export async function buildSurface(settings: Settings, facts: Product): Promise<
     facts,
     documents,
     health: (failure) => (failure ? degradedFor(failure) : Promise.resolve(healthy)),
-    mcp: lazyMcpEndpoint(facts, { name: context.name, version: pkg.version }, resources, settings.mcp),
+    mcp: lazyMcpEndpoint(facts, { name: context.name, version: pkg.version }, resources, settings.mcp, settings.base),
   };
 }

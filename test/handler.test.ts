@@ -97,7 +97,7 @@ describe('handler', () => {
       mcpServerCard: `${BASE}/mcp/server-card`,
     });
     expect(index.mcp).toMatchObject({ url: `${BASE}/mcp`, transport: 'streamable-http' });
-    expect(index.mcp.tools).toEqual(['get_product_overview', 'list_public_resources', 'list_start_options']);
+    expect(index.mcp.tools).toEqual(['get_product_overview', 'list_public_resources', 'list_start_options', 'search', 'fetch']);
     expect(index.mcp.protocolVersions).toContain('2026-07-28');
     expect(index.deprecation).toBeUndefined();
   });

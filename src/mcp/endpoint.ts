@@ -7,7 +7,7 @@ import type { Product } from '../schemas.ts';
 import type { McpGateOptions, McpOutcome } from './gate.ts';
 import type { McpResource } from './resources.ts';
 
-export function lazyMcpEndpoint(facts: Product, info: { name: string; version: string }, resources: McpResource[], options: McpGateOptions) {
+export function lazyMcpEndpoint(facts: Product, info: { name: string; version: string }, resources: McpResource[], options: McpGateOptions, base: string) {
   let serve: Promise<(request: Request, answerHeaders: HeaderRecord) => Promise<McpOutcome>> | undefined;
   const load = async () => {
     const [{ createMcpGate }, { withReplay }, { createMcpEndpoint }] = await Promise.all([
@@ -15,7 +15,7 @@ export function lazyMcpEndpoint(facts: Product, info: { name: string; version: s
       import('./replay.ts'),
       import('./server.ts'),
     ]);
-    return createMcpGate(withReplay(createMcpEndpoint(facts, info, resources)), options);
+    return createMcpGate(withReplay(createMcpEndpoint(facts, info, resources, base)), options);
   };
   return async (request: Request, answerHeaders: HeaderRecord): Promise<McpOutcome> => {
     // A failed load is not kept: the next request tries again.

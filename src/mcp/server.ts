@@ -1,5 +1,5 @@
 /**
- * @module The MCP endpoint: the read-only tools served statelessly to both protocol eras with JSON
+ * @module The MCP endpoint: the read-only tools, resources and prompts served statelessly to both protocol eras with JSON
  * bodies. The protocol stays in the official SDK's hands: 2026-07-28 traffic goes to
  * `createMcpHandler`, 2025-era traffic (as its `isLegacyRequest` decides) to a fresh stateless
  * `WebStandardStreamableHTTPServerTransport` with JSON responses, one factory serving both.
@@ -12,19 +12,34 @@ import {
   McpServer,
   ProtocolErrorCode,
   WebStandardStreamableHTTPServerTransport,
+  type CacheHint,
+  type ServerOptions,
   type StandardSchemaWithJSON,
   type ToolAnnotations,
 } from '@modelcontextprotocol/server';
 import { toStandardJsonSchema } from '@valibot/to-json-schema';
 import type * as v from 'valibot';
+import { PUBLIC_MAX_AGE_SECONDS } from '../routes.ts';
 import type { Product } from '../schemas.ts';
+import { createLibrary, type Library } from './documents.ts';
+import { PROMPTS } from './prompts.ts';
 import { registerResources, type McpResource } from './resources.ts';
 import { TOOLS } from './tools.ts';
-
 import { MCP_PROTOCOL_VERSIONS } from './versions.ts';
 
 const READ_ONLY: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 
+/**
+ * SEP-2549 (revision 2026-07-28): every result that revision makes cacheable may be kept and shared
+ * as long as the REST documents it mirrors (`Cache-Control: public, max-age=60`): nothing changes
+ * but on a reload of the facts.
+ */
+const PUBLIC_HINT: CacheHint = { cacheScope: 'public', ttlMs: PUBLIC_MAX_AGE_SECONDS * 1000 };
+const CACHEABLE = ['server/discover', 'tools/list', 'resources/list', 'resources/templates/list', 'prompts/list', 'resources/read'] as const;
+const CACHE_HINTS: ServerOptions['cacheHints'] = Object.fromEntries(CACHEABLE.map((method) => [method, PUBLIC_HINT]));
+
+/** Nothing is added, removed or changed while an endpoint serves: a reload builds a new one. */
+const CAPABILITIES = { tools: { listChanged: false }, resources: { listChanged: false }, prompts: { listChanged: false } };
 /**
  * `toStandardJsonSchema` converts to JSON Schema each time it is asked, and the SDK asks on every
  * request (a fresh server per request): convert once per target and hand out the same result.
@@ -44,19 +59,43 @@ function convertedOnce(schema: v.GenericSchema): StandardSchemaWithJSON {
   return { '~standard': { ...standard['~standard'], jsonSchema: { input: memo(input), output: memo(output) } } } as StandardSchemaWithJSON;
 }
 
-const CONVERTED = new Map(TOOLS.flatMap((tool) => [tool.input, tool.output]).map((schema) => [schema, convertedOnce(schema)]));
+const CONVERTED = new Map(
+  [...TOOLS.flatMap((tool) => [tool.input, tool.output]), ...PROMPTS.flatMap((prompt) => (prompt.args ? [prompt.args] : []))].map((schema) => [schema, convertedOnce(schema)]),
+);
 
 function result(structuredContent: Record<string, unknown>) {
   return { structuredContent, content: [{ type: 'text' as const, text: JSON.stringify(structuredContent) }] };
 }
 
-function buildServer(facts: Product, info: { name: string; version: string }, resources: readonly McpResource[]): McpServer {
-  const server = new McpServer(info, {
+/** What the server says about itself (`serverInfo`), from the facts. */
+function identity(facts: Product, { name, version }: { name: string; version: string }) {
+  const website = facts.resources.find((resource) => resource.kind === 'website');
+  return { name, title: facts.product.name, version, description: facts.product.summary, ...(website ? { websiteUrl: website.url } : {}) };
+}
+
+function instructions(facts: Product): string {
+  return (
+    `Read-only, reviewed public facts about ${facts.product.name}: the product overview, its public resources and the ways ` +
+    'to start, also searchable as documents (search, then fetch). No tool creates or changes anything. A start option ' +
+    "whose requiresHumanApproval is true (creating a gallery always is) is for the person to approve and take: present " +
+    'it to them rather than acting on their behalf.'
+  );
+}
+
+interface Served {
+  facts: Product;
+  info: { name: string; version: string };
+  resources: readonly McpResource[];
+  library: Library;
+}
+
+function buildServer({ facts, info, resources, library }: Served): McpServer {
+  const server = new McpServer(identity(facts, info), {
     // Both legs list every revision /mcp serves, so a version error names them all.
     supportedProtocolVersions: MCP_PROTOCOL_VERSIONS,
-    instructions: `Read-only, reviewed public facts about ${facts.product.name}. No tool creates or changes anything.`,
-    // No subscriptions and no list-change notices: the resources change only when the facts are reloaded.
-    capabilities: { resources: { listChanged: false } },
+    instructions: instructions(facts),
+    capabilities: CAPABILITIES,
+    cacheHints: CACHE_HINTS,
   });
   registerResources(server, resources);
   for (const tool of TOOLS) {
@@ -67,10 +106,16 @@ function buildServer(facts: Product, info: { name: string; version: string }, re
         description: tool.description(facts),
         inputSchema: CONVERTED.get(tool.input)!,
         outputSchema: CONVERTED.get(tool.output)!,
-        annotations: READ_ONLY,
+        annotations: { title: tool.title, ...READ_ONLY },
       },
-      (args) => result(tool.answer(facts, args as Record<string, unknown>)),
+      (args) => result(tool.answer({ facts, library }, args as Record<string, unknown>)),
     );
+  }
+  for (const prompt of PROMPTS) {
+    const config = { title: prompt.title, description: prompt.description };
+    const messages = (args: Record<string, string | undefined>) => ({ messages: prompt.messages(facts, library, args) });
+    if (prompt.args) server.registerPrompt(prompt.name, { ...config, argsSchema: CONVERTED.get(prompt.args)! }, (args) => messages(args as Record<string, string>));
+    else server.registerPrompt(prompt.name, config, () => messages({}));
   }
   return server;
 }
@@ -78,11 +123,15 @@ function buildServer(facts: Product, info: { name: string; version: string }, re
 /** Serves one already-vetted MCP POST whose body has been read and parsed. */
 export type McpEndpoint = (request: Request, parsedBody: unknown) => Promise<Response>;
 
-export function createMcpEndpoint(facts: Product, info: { name: string; version: string }, resources: readonly McpResource[] = []): McpEndpoint {
-  const factory = () => buildServer(facts, info, resources);
+/** `base` is `{base}`: the documents of search and fetch link to it. */
+export function createMcpEndpoint(facts: Product, info: { name: string; version: string }, resources: readonly McpResource[], base: string): McpEndpoint {
+  const served: Served = { facts, info, resources, library: createLibrary(base, facts) };
+  const factory = () => buildServer(served);
   const modern = createMcpHandler(factory, { legacy: 'reject' });
   return async (request, parsedBody) => {
-    if (!(await isLegacyRequest(request, parsedBody))) return listingEveryRevision(await modern.fetch(request, { parsedBody }));
+    if (!(await isLegacyRequest(request, parsedBody))) {
+      return listingEveryRevision(await modern.fetch(request, { parsedBody }), (parsedBody as { method?: unknown } | undefined)?.method);
+    }
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     await factory().connect(transport);
     // No close(): once the JSON answer exists this per-request pair holds no timer, handler or
@@ -94,14 +143,19 @@ export function createMcpEndpoint(facts: Product, info: { name: string; version:
 }
 
 /**
- * The modern leg's unsupported-version error (-32022) lists only the revisions of its own era;
- * /mcp serves the 2025 ones too, and a client picks its fallback from that list.
+ * The modern leg names only the revisions of its own era, in `server/discover` and in the
+ * unsupported-version error (-32022); /mcp serves the 2025 ones too, and the contract names one list
+ * everywhere. A client picks its fallback from the error's list, which must be a subset of what
+ * discover reports (SEP-2575). The SDK installs its discover handler after the server is built, so
+ * its answer is rewritten here.
  */
-async function listingEveryRevision(response: Response): Promise<Response> {
-  if (response.status !== 400) return response;
+async function listingEveryRevision(response: Response, method: unknown): Promise<Response> {
+  const discover = method === 'server/discover' && response.status === 200;
+  if (response.status !== 400 && !discover) return response;
   const body = await response.clone().json().catch(() => undefined);
-  if (body?.error?.code !== ProtocolErrorCode.UnsupportedProtocolVersion || !Array.isArray(body.error.data?.supported)) return response;
-  body.error.data.supported = MCP_PROTOCOL_VERSIONS;
+  if (discover && Array.isArray(body?.result?.supportedVersions)) body.result.supportedVersions = MCP_PROTOCOL_VERSIONS;
+  else if (body?.error?.code === ProtocolErrorCode.UnsupportedProtocolVersion && Array.isArray(body.error.data?.supported)) body.error.data.supported = MCP_PROTOCOL_VERSIONS;
+  else return response;
   const headers = new Headers(response.headers);
   headers.delete('content-length');
   return new Response(JSON.stringify(body), { status: response.status, headers });

@@ -1,9 +1,18 @@
 /**
- * @module The read-only MCP tools over the reviewed facts: name, text for the model, input and
- * output schemas (the same valibot schemas as the REST body) and the answer from the facts.
+ * @module The read-only MCP tools over the reviewed facts: name, title, description, input and
+ * output schemas (the same valibot schemas as the REST body) and the answer. A description says
+ * what the tool returns and when it is useful, and never tells the model what to do: the hosts'
+ * directories read such wording as prompt injection, so guidance goes in the server's instructions.
  */
 import type * as v from 'valibot';
-import { ListResourcesInput, NoInput, ProductFacts, ResourceList, StartOptionList, type Product } from '../schemas.ts';
+import { ProductFacts, type Product } from '../schemas.ts';
+import type { Library } from './documents.ts';
+import { FetchInput, FetchOutput, ListResourcesInput, NoInput, ResourceList, SearchInput, SearchOutput, StartOptionList } from './schemas.ts';
+
+export interface ToolContext {
+  facts: Product;
+  library: Library;
+}
 
 export interface Tool {
   name: string;
@@ -11,7 +20,8 @@ export interface Tool {
   description: (facts: Product) => string;
   input: v.GenericSchema;
   output: v.GenericSchema;
-  answer: (facts: Product, args: Record<string, unknown>) => Record<string, unknown>;
+  /** The structured result; a thrown Error becomes a result with `isError: true` carrying its message. */
+  answer: (context: ToolContext, args: Record<string, unknown>) => Record<string, unknown>;
 }
 
 export const TOOLS: Tool[] = [
@@ -20,33 +30,58 @@ export const TOOLS: Tool[] = [
     title: 'Product overview',
     description: (facts) =>
       `Returns the reviewed facts about ${facts.product.name}: what it is, who it is for, what it can do, ` +
-      'what the public API does not do, and the date the facts were reviewed. Call this first to answer ' +
-      'questions about the product. Read-only; needs no arguments.',
+      'what the public API does not do, and the date the facts were reviewed. Useful for questions about ' +
+      'what the product is and whether it fits a need. Takes no arguments.',
     input: NoInput,
     output: ProductFacts,
-    answer: (facts) => facts.product,
+    answer: ({ facts }) => facts.product,
   },
   {
     name: 'list_public_resources',
     title: 'Public resources',
     description: () =>
-      'Lists the canonical public resources (website, docs, pricing, status, support, terms, privacy, the ' +
-      'OpenAPI document, the MCP endpoint), each with a URL and what it is for. Pass `kind` to get one kind ' +
-      'only. Use it to link a person to the right official page instead of guessing a URL.',
+      'Returns the canonical public resources (website, docs, pricing, status, support, terms, privacy, the ' +
+      'OpenAPI document, the MCP endpoint), each with a URL and what it is for; the optional `kind` narrows ' +
+      'the list to one kind. Useful for linking to the right official page.',
     input: ListResourcesInput,
     output: ResourceList,
-    answer: (facts, { kind }) => ({ resources: kind ? facts.resources.filter((resource) => resource.kind === kind) : facts.resources }),
+    answer: ({ facts }, { kind }) => ({ resources: kind ? facts.resources.filter((resource) => resource.kind === kind) : facts.resources }),
   },
   {
     name: 'list_start_options',
     title: 'Safe start options',
     description: () =>
-      'Lists the safe ways to start with the product, each with a URL and whether a person must approve it ' +
-      "first (`requiresHumanApproval`). Creating a gallery always needs a person's approval: present such " +
-      'options to the person, never take them on their behalf.',
+      'Returns the ways to start with the product, each with a URL, whether it creates a gallery and whether ' +
+      "it needs a person's approval first (`requiresHumanApproval`). Useful for answering how to get started.",
     input: NoInput,
     output: StartOptionList,
-    answer: (facts) => ({ startOptions: facts.startOptions }),
+    answer: ({ facts }) => ({ startOptions: facts.startOptions }),
+  },
+  {
+    name: 'search',
+    title: 'Search the product facts',
+    description: (facts) =>
+      `Returns the documents about ${facts.product.name} that match the query (the product overview, the public ` +
+      'resources and the start options) as `{"results": [{"id", "title", "url"}]}`, best match first: query words ' +
+      'found in the title rank before words found only in the text. An empty list means nothing matched. Each id ' +
+      'can be passed to fetch.',
+    input: SearchInput,
+    output: SearchOutput,
+    answer: ({ library }, { query }) => library.search(query as string),
+  },
+  {
+    name: 'fetch',
+    title: 'Fetch a document',
+    description: () =>
+      'Returns one document found by search, by its id, as `{"id", "title", "text", "url", "metadata"}`: the text ' +
+      'is Markdown and the url the canonical page to cite. An unknown id gives an error result naming it.',
+    input: FetchInput,
+    output: FetchOutput,
+    answer: ({ library }, { id }) => {
+      const document = library.find(id as string);
+      if (!document) throw new Error(`No document has the id ${JSON.stringify(id)}. Ids come from search results, e.g. "overview".`);
+      return document;
+    },
   },
 ];
 

@@ -2,15 +2,16 @@
  * The MCP endpoint through both real clients, on every runtime entry: the current line
  * `@modelcontextprotocol/client` (negotiating revision 2026-07-28) and the 2025-era
  * `@modelcontextprotocol/sdk` Client. Tool definitions, results validated with Ajv against the
- * advertised output schemas, and the same facts as GET /api/v1/product; the resources, read as
- * exactly the bytes REST serves at their URLs.
+ * advertised output schemas, and the same facts as GET /api/v1/product; search and fetch in
+ * ChatGPT's connector shapes; the prompts; the resources, read as exactly the bytes REST serves at
+ * their URLs; the server's identity, instructions, capabilities and (2026-07-28) cache hints.
  */
 import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client';
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENTRIES, startEntry, type RunningEntry } from '../support/entries.ts';
-import { LEGACY_VERSIONS, looksLikeCredential, MODERN, newAjv, propertyNames, READ_ONLY, TOOL_NAMES } from '../support/mcp.ts';
+import { LEGACY_VERSIONS, looksLikeCredential, MODERN, newAjv, PROMPT_NAMES, propertyNames, READ_ONLY, TOOL_NAMES } from '../support/mcp.ts';
 
 interface Tool {
   name: string;
@@ -36,13 +37,63 @@ interface ListedResource {
 }
 type ReadResult = { contents: Array<{ uri: string; mimeType?: string; text?: string; blob?: string }> };
 
+interface ListedPrompt {
+  name: string;
+  title?: string;
+  description?: string;
+  arguments?: Array<{ name: string; description?: string; required?: boolean }>;
+}
+type PromptResult = { messages: Array<{ role: string; content: { type: string; text?: string } }> };
+
+/** A result's SEP-2549 cache fields (revision 2026-07-28 only). */
+type Cacheable = { ttlMs?: unknown; cacheScope?: unknown };
+
+/**
+ * The shapes ChatGPT's connectors read from `search` and `fetch` (OpenAI's MCP server guide): the
+ * text of the one content item is this JSON. Written from that guide, not from our schemas.
+ */
+const SEARCH_SHAPE = {
+  type: 'object',
+  required: ['results'],
+  additionalProperties: false,
+  properties: {
+    results: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['id', 'title', 'url'],
+        additionalProperties: false,
+        properties: { id: { type: 'string', minLength: 1 }, title: { type: 'string', minLength: 1 }, url: { type: 'string', format: 'uri' } },
+      },
+    },
+  },
+};
+const FETCH_SHAPE = {
+  type: 'object',
+  required: ['id', 'title', 'text', 'url'],
+  additionalProperties: false,
+  properties: {
+    id: { type: 'string', minLength: 1 },
+    title: { type: 'string', minLength: 1 },
+    text: { type: 'string', minLength: 1 },
+    url: { type: 'string', format: 'uri' },
+    metadata: { type: 'object' },
+  },
+};
+
 /** What the tests need from either client. */
 interface Connected {
   listTools(): Promise<Tool[]>;
   listResources(): Promise<ListedResource[]>;
   listResourceTemplates(): Promise<unknown[]>;
   readResource(uri: string): Promise<ReadResult>;
+  listPrompts(): Promise<ListedPrompt[]>;
+  getPrompt(name: string, args?: Record<string, string>): Promise<PromptResult>;
+  /** The whole results of the cacheable operations, cache fields included where the revision has them. */
+  cacheable(resourceUri: string): Promise<Record<string, Cacheable>>;
   capabilities(): Record<string, any> | undefined;
+  serverInfo(): Record<string, unknown> | undefined;
+  instructions(): string | undefined;
   callTool(name: string, args?: Record<string, unknown>): Promise<ToolResult>;
   protocolVersion(): string | undefined;
   sessionId(): string | undefined;
@@ -72,11 +123,17 @@ function recordingFetch(seen: Seen[]) {
 
 /** What both official clients offer under the same names, whatever their own types. */
 interface SdkClient {
-  listTools(): Promise<{ tools: unknown[] }>;
-  listResources(): Promise<{ resources: unknown[] }>;
-  listResourceTemplates(): Promise<{ resourceTemplates: unknown[] }>;
+  listTools(): Promise<{ tools: unknown[] } & Cacheable>;
+  listResources(): Promise<{ resources: unknown[] } & Cacheable>;
+  listResourceTemplates(): Promise<{ resourceTemplates: unknown[] } & Cacheable>;
   readResource(params: { uri: string }): Promise<unknown>;
+  listPrompts(): Promise<{ prompts: unknown[] } & Cacheable>;
+  /** The 2026-07-28 client only: the server/discover result it connected with. */
+  getDiscoverResult?(): object | undefined;
+  getPrompt(params: { name: string; arguments?: Record<string, string> }): Promise<unknown>;
   getServerCapabilities(): Record<string, any> | undefined;
+  getServerVersion(): Record<string, unknown> | undefined;
+  getInstructions(): string | undefined;
   callTool(params: { name: string; arguments: Record<string, unknown> }): Promise<unknown>;
   close(): Promise<void>;
 }
@@ -87,7 +144,19 @@ function connected(client: SdkClient, protocolVersion: () => string | undefined,
     listResources: async () => (await client.listResources()).resources as ListedResource[],
     listResourceTemplates: async () => (await client.listResourceTemplates()).resourceTemplates,
     readResource: async (uri) => (await client.readResource({ uri })) as ReadResult,
+    listPrompts: async () => (await client.listPrompts()).prompts as ListedPrompt[],
+    getPrompt: async (name, args) => (await client.getPrompt({ name, ...(args ? { arguments: args } : {}) })) as PromptResult,
+    cacheable: async (resourceUri) => ({
+      ...(client.getDiscoverResult ? { 'server/discover': (client.getDiscoverResult() ?? {}) as Cacheable } : {}),
+      'tools/list': await client.listTools(),
+      'resources/list': await client.listResources(),
+      'resources/templates/list': await client.listResourceTemplates(),
+      'prompts/list': await client.listPrompts(),
+      'resources/read': (await client.readResource({ uri: resourceUri })) as Cacheable,
+    }),
     capabilities: () => client.getServerCapabilities(),
+    serverInfo: () => client.getServerVersion(),
+    instructions: () => client.getInstructions(),
     callTool: async (name, args = {}) => (await client.callTool({ name, arguments: args })) as ToolResult,
     protocolVersion,
     sessionId,
@@ -99,6 +168,7 @@ const CLIENTS = [
   {
     label: '@modelcontextprotocol/client (v2)',
     expectedVersions: [MODERN],
+    cacheHints: true,
     async connect(url: string, seen: Seen[]): Promise<Connected> {
       const client = new ModernClient({ name: 'mcp-test-modern', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
       const transport = new ModernTransport(new URL(`${url}/mcp`), { fetch: recordingFetch(seen) });
@@ -109,6 +179,7 @@ const CLIENTS = [
   {
     label: '@modelcontextprotocol/sdk (2025 era)',
     expectedVersions: LEGACY_VERSIONS,
+    cacheHints: false,
     async connect(url: string, seen: Seen[]): Promise<Connected> {
       const client = new LegacyClient({ name: 'mcp-test-legacy', version: '1.0.0' });
       const transport = new LegacyTransport(new URL(`${url}/mcp`), { fetch: recordingFetch(seen) });
@@ -132,7 +203,7 @@ describe.each(ENTRIES)('MCP clients against the %s entry', (runtime) => {
     await server?.stop();
   });
 
-  describe.each(CLIENTS)('$label', ({ connect, expectedVersions }) => {
+  describe.each(CLIENTS)('$label', ({ connect, expectedVersions, cacheHints }) => {
     const seen: Seen[] = [];
     let client: Connected;
     let tools: Tool[];
@@ -169,7 +240,7 @@ describe.each(ENTRIES)('MCP clients against the %s entry', (runtime) => {
       expect(client.sessionId()).toBeUndefined();
     });
 
-    it('lists exactly the three tools, each titled and described', () => {
+    it('lists exactly the tools, each titled and described', () => {
       expect(tools.map((t) => t.name).sort()).toEqual([...TOOL_NAMES].sort());
       for (const t of tools) {
         expect(t.title, t.name).toMatch(/\S/);
@@ -177,8 +248,8 @@ describe.each(ENTRIES)('MCP clients against the %s entry', (runtime) => {
       }
     });
 
-    it('annotates every tool as read-only, non-destructive, idempotent and closed-world', () => {
-      for (const t of tools) expect(t.annotations, t.name).toMatchObject(READ_ONLY);
+    it('annotates every tool with its title and as read-only, non-destructive, idempotent and closed-world', () => {
+      for (const t of tools) expect(t.annotations, t.name).toEqual({ title: t.title, ...READ_ONLY });
     });
 
     it('gives every tool a closed input schema and an object output schema that Ajv compiles', () => {
@@ -190,8 +261,10 @@ describe.each(ENTRIES)('MCP clients against the %s entry', (runtime) => {
         const validateOutput = ajv.compile(t.outputSchema!);
         expect(validateOutput({}), `${t.name}: an empty object is not a valid result`).toBe(false);
         const validateInput = ajv.compile(t.inputSchema);
-        expect(validateInput({}), t.name).toBe(true);
-        expect(validateInput({ unexpected: 1 }), `${t.name} refuses unknown arguments`).toBe(false);
+        // The least a call may carry: each required argument (search's query, fetch's id) as a short string.
+        const least = Object.fromEntries(((t.inputSchema.required ?? []) as string[]).map((name) => [name, 'x']));
+        expect(validateInput(least), t.name).toBe(true);
+        expect(validateInput({ ...least, unexpected: 1 }), `${t.name} refuses unknown arguments`).toBe(false);
       }
     });
 
@@ -247,6 +320,124 @@ describe.each(ENTRIES)('MCP clients against the %s entry', (runtime) => {
 
     it('answers an unknown tool with a JSON-RPC error', async () => {
       await expect(client.callTool('delete_everything')).rejects.toMatchObject({ code: -32602 });
+    });
+
+    describe("search and fetch, in ChatGPT's connector shapes", () => {
+      /** Calls a connector tool: one text item whose text is JSON of the documented shape, equal to structuredContent. */
+      async function connector(name: 'search' | 'fetch', args: Record<string, unknown>, shape: object) {
+        const structured = await callOk(name, args);
+        const result = await client.callTool(name, args);
+        expect(result.content).toHaveLength(1);
+        expect(result.content![0]!.type).toBe('text');
+        const parsed = JSON.parse(result.content![0]!.text!);
+        expect(parsed).toEqual(result.structuredContent);
+        expect(parsed).toEqual(structured);
+        const validate = ajv.compile(shape);
+        expect(validate(parsed), ajv.errorsText(validate.errors)).toBe(true);
+        return parsed;
+      }
+
+      it('search answers the best match first, and every result can be fetched with the same title and URL', async () => {
+        const { results } = await connector('search', { query: 'free trial' }, SEARCH_SHAPE);
+        expect(results[0]).toMatchObject({ id: 'start:start-free-trial' });
+        for (const { id, title, url } of (await connector('search', { query: 'gallery docs pricing' }, SEARCH_SHAPE)).results) {
+          expect(await connector('fetch', { id }, FETCH_SHAPE)).toMatchObject({ id, title, url });
+        }
+      });
+
+      it('search finding nothing is an empty list, not an error', async () => {
+        expect(await connector('search', { query: 'zzzz qqqq' }, SEARCH_SHAPE)).toEqual({ results: [] });
+      });
+
+      it('fetch serves the overview, each resource and each start option under ids made from the facts', async () => {
+        const overview = await connector('fetch', { id: 'overview' }, FETCH_SHAPE);
+        expect(overview.url).toBe(`${server.url}/api/v1/product`);
+        expect(overview.text).toContain(product.product.summary);
+        for (const resource of product.resources as Array<{ id?: string; kind: string; url: string }>) {
+          expect((await connector('fetch', { id: `resource:${resource.id ?? resource.kind}` }, FETCH_SHAPE)).url).toBe(resource.url);
+        }
+        for (const option of product.startOptions as Array<{ id: string; url: string; requiresHumanApproval: boolean }>) {
+          const fetched = await connector('fetch', { id: `start:${option.id}` }, FETCH_SHAPE);
+          expect(fetched.url).toBe(option.url);
+          expect(fetched.metadata.requiresHumanApproval).toBe(option.requiresHumanApproval);
+        }
+      });
+
+      it('fetch of an unknown id is a tool result with isError naming the id, not a protocol error', async () => {
+        const result = await client.callTool('fetch', { id: 'start:no-such-option' });
+        expect(result.isError).toBe(true);
+        expect(result.content?.[0]?.text).toContain('start:no-such-option');
+      });
+
+      it('refuses a query or an id outside 1 to 200 characters with an isError result', async () => {
+        for (const [name, args] of [['search', { query: '' }], ['search', { query: 'x'.repeat(201) }], ['fetch', { id: 'x'.repeat(201) }]] as const) {
+          const result = await client.callTool(name, args);
+          expect(result.isError, `${name} ${JSON.stringify(args).slice(0, 40)}`).toBe(true);
+        }
+      });
+    });
+
+    describe('prompts', () => {
+      it('lists explain_product (no arguments) and plan_safe_start (an optional goal)', async () => {
+        const prompts = await client.listPrompts();
+        expect(prompts.map((prompt) => prompt.name).sort()).toEqual([...PROMPT_NAMES].sort());
+        for (const prompt of prompts) {
+          expect(prompt.title, prompt.name).toMatch(/\S/);
+          expect(prompt.description, prompt.name).toMatch(/\S/);
+        }
+        expect(prompts.find((prompt) => prompt.name === 'explain_product')!.arguments ?? []).toEqual([]);
+        expect(prompts.find((prompt) => prompt.name === 'plan_safe_start')!.arguments).toEqual([
+          { name: 'goal', description: expect.any(String), required: false },
+        ]);
+      });
+
+      const textOf = (result: PromptResult) => result.messages.map((message) => message.content.text ?? '').join('\n');
+
+      it('explain_product embeds the reviewed overview', async () => {
+        const result = await client.getPrompt('explain_product');
+        for (const message of result.messages) expect(message).toMatchObject({ role: 'user', content: { type: 'text' } });
+        const text = textOf(result);
+        for (const line of [product.product.summary, ...(product.product.capabilities as string[]), product.product.reviewedOn]) expect(text).toContain(line);
+      });
+
+      it("plan_safe_start embeds the start options, names those needing a person's approval, and the goal", async () => {
+        const options = product.startOptions as Array<{ title: string; url: string; requiresHumanApproval: boolean }>;
+        const text = textOf(await client.getPrompt('plan_safe_start', { goal: 'deliver a wedding gallery' }));
+        expect(text).toContain('deliver a wedding gallery');
+        for (const option of options) expect(text).toContain(option.url);
+        const [ask] = (await client.getPrompt('plan_safe_start')).messages;
+        for (const option of options) expect(ask!.content.text!.includes(option.title), option.title).toBe(option.requiresHumanApproval);
+      });
+
+      it('refuses a goal over 200 characters with a JSON-RPC invalid params error', async () => {
+        await expect(client.getPrompt('plan_safe_start', { goal: 'x'.repeat(201) })).rejects.toMatchObject({ code: -32602 });
+      });
+    });
+
+    it('declares tools, resources and prompts whose lists never change, and no subscriptions', () => {
+      const capabilities = client.capabilities()!;
+      for (const name of ['tools', 'resources', 'prompts']) expect(capabilities[name], name).toEqual({ listChanged: false });
+    });
+
+    it("identifies itself from the facts and gives the approval guidance in its instructions", () => {
+      const website = (product.resources as Array<{ kind: string; url: string }>).find((resource) => resource.kind === 'website')!;
+      expect(client.serverInfo()).toEqual({
+        name: expect.stringContaining(product.product.name as string),
+        title: product.product.name,
+        version: expect.stringMatching(/^\d+\.\d+\.\d+/),
+        description: product.product.summary,
+        websiteUrl: website.url,
+      });
+      expect(client.instructions()).toMatch(/requiresHumanApproval/);
+    });
+
+    it(cacheHints ? 'marks every cacheable result public for as long as REST lets it be cached' : 'adds no cache hints, which this revision does not have', async () => {
+      const maxAge = Number(/max-age=(\d+)/.exec((await fetch(`${server.url}/api/v1/product`)).headers.get('cache-control') ?? '')?.[1]);
+      expect(maxAge).toBe(60);
+      for (const [method, result] of Object.entries(await client.cacheable(`${server.url}/llms.txt`))) {
+        if (cacheHints) expect(result, method).toMatchObject({ cacheScope: 'public', ttlMs: maxAge * 1000 });
+        else expect([result.ttlMs, result.cacheScope], method).toEqual([undefined, undefined]);
+      }
     });
 
     describe('resources', () => {

@@ -18,6 +18,7 @@ import {
   LEGACY_VERSIONS,
   MODERN,
   post,
+  TOOL_NAMES,
   type Era,
 } from '../support/mcp.ts';
 
@@ -135,7 +136,7 @@ describe.each(ENTRIES)('MCP bad input against the %s entry', (runtime) => {
       const answer = await post(base, { headers: { ...headers, origin: new URL(base).origin }, body });
       expect(answer.status).toBe(200);
       expectJson(answer);
-      expect(answer.json.result.tools).toHaveLength(3);
+      expect(answer.json.result.tools).toHaveLength(TOOL_NAMES.length);
     });
 
     it('refuses Content-Type: text/plain with the 415 problem', async () => {
@@ -149,7 +150,7 @@ describe.each(ENTRIES)('MCP bad input against the %s entry', (runtime) => {
       const { headers, body } = frame(era, 'tools/list');
       const answer = await post(base, { headers: { ...headers, 'content-type': 'application/json; charset=utf-8' }, body });
       expect(answer.status).toBe(200);
-      expect(answer.json.result.tools).toHaveLength(3);
+      expect(answer.json.result.tools).toHaveLength(TOOL_NAMES.length);
     });
 
     it(`accepts a body of exactly ${LIMIT} bytes and refuses ${LIMIT + 1} with the 413 problem`, async () => {
@@ -172,15 +173,19 @@ describe.each(ENTRIES)('MCP bad input against the %s entry', (runtime) => {
     });
   });
 
+  // Batches exist only in revision 2025-03-26 (2025-06-18 removed them); a request without
+  // MCP-Protocol-Version is taken as 2025-03-26.
   describe('JSON-RPC batches', () => {
-    it('serves a batch from a 2025-03-26 client, which must be able to send one', async () => {
-      const answer = await post(base, {
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-03-26' },
-        body: JSON.stringify([
-          { jsonrpc: '2.0', id: 'a', method: 'tools/list' },
-          { jsonrpc: '2.0', id: 'b', method: 'tools/call', params: { name: 'list_start_options', arguments: {} } },
-        ]),
-      });
+    const HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+    const batchOf = (version: string | undefined, messages: unknown[]) =>
+      post(base, { headers: version ? { ...HEADERS, 'mcp-protocol-version': version } : HEADERS, body: JSON.stringify(messages) });
+
+    it.each([['2025-03-26'], [undefined]])('serves a batch under MCP-Protocol-Version %s, answering with an array', async (version) => {
+      const answer = await batchOf(version, [
+        { jsonrpc: '2.0', id: 'a', method: 'tools/list' },
+        { jsonrpc: '2.0', id: 'b', method: 'tools/call', params: { name: 'list_start_options', arguments: {} } },
+        { jsonrpc: '2.0', method: 'notifications/initialized' },
+      ]);
       expect(answer.status).toBe(200);
       expectJson(answer);
       expect(Array.isArray(answer.json)).toBe(true);
@@ -191,12 +196,41 @@ describe.each(ENTRIES)('MCP bad input against the %s entry', (runtime) => {
       await expectStillServing(base);
     });
 
-    it('refuses a batch that carries initialize with a JSON-RPC invalid request error', async () => {
+    it('answers a batch of one with an array of one (JSON-RPC 2.0 section 6)', async () => {
+      const answer = await batchOf('2025-03-26', [{ jsonrpc: '2.0', id: 7, method: 'ping' }]);
+      expect(answer.status).toBe(200);
+      expect(answer.json).toEqual([{ jsonrpc: '2.0', id: 7, result: {} }]);
+    });
+
+    it('answers a batch of notifications only with 202 and no body', async () => {
+      const answer = await batchOf('2025-03-26', [{ jsonrpc: '2.0', method: 'notifications/initialized' }]);
+      expect(answer.status).toBe(202);
+      expect(answer.text).toBe('');
+    });
+
+    it('answers initialize inside a batch with an invalid request error for that message alone', async () => {
       const answer = await post(base, {
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-        body: `[${initializeBody('2025-03-26')},${JSON.stringify({ jsonrpc: '2.0', id: 99, method: 'tools/list' })}]`,
+        headers: HEADERS,
+        body: `[${initializeBody('2025-03-26', 'init')},${JSON.stringify({ jsonrpc: '2.0', id: 99, method: 'tools/list' })}]`,
       });
+      expect(answer.status).toBe(200);
+      expect(answer.json).toHaveLength(2);
+      expect(answer.json[0]).toMatchObject({ jsonrpc: '2.0', id: 'init', error: { code: -32600 } });
+      expect(answer.json[1]).toMatchObject({ id: 99, result: { tools: expect.any(Array) } });
+    });
+
+    it('answers an empty batch with one invalid request error, not an array', async () => {
+      const answer = await batchOf('2025-03-26', []);
+      expect(answer.status).toBe(400);
       expectJsonRpcError(answer, -32600);
+    });
+
+    it.each(['2025-06-18', '2025-11-25'])('refuses a batch under %s, which has none, with 400 and an invalid request error', async (version) => {
+      const answer = await batchOf(version, [{ jsonrpc: '2.0', id: 1, method: 'ping' }]);
+      expect(answer.status).toBe(400);
+      expectJsonRpcError(answer, -32600);
+      expect(answer.json.id).toBeNull();
+      expect(answer.json.error.message).toContain(version);
       await expectStillServing(base);
     });
 
@@ -249,12 +283,17 @@ describe.each(ENTRIES)('MCP bad input against the %s entry', (runtime) => {
       await expectStillServing(base);
     });
 
-    it('answers server/discover with 2026-07-28 and the tools capability', async () => {
+    // The contract: one list of revisions, and the -32022 error's list is a subset of discover's (SEP-2575).
+    it('answers server/discover with every revision served and the capabilities, none of them changing', async () => {
       const answer = await call(base, 'modern', 'server/discover');
       expect(answer.status).toBe(200);
       expectJson(answer);
-      expect(answer.json.result.supportedVersions).toContain(MODERN);
-      expect(answer.json.result.capabilities.tools).toBeDefined();
+      expect(answer.json.result.supportedVersions).toEqual([MODERN, ...LEGACY_VERSIONS]);
+      expect(answer.json.result.capabilities).toEqual({
+        tools: { listChanged: false },
+        resources: { listChanged: false },
+        prompts: { listChanged: false },
+      });
     });
   });
 

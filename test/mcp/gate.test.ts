@@ -2,10 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { createMcpGate, type McpOutcome } from '../../src/mcp/gate.ts';
 import { createMcpEndpoint } from '../../src/mcp/server.ts';
 import { sampleFacts } from '../support/handler.ts';
-import { ERAS, frame } from '../support/mcp.ts';
+import { ERAS, frame, TOOL_NAMES } from '../support/mcp.ts';
 
 const URL_ = 'https://api.example.com/mcp';
-const gate = createMcpGate(createMcpEndpoint(sampleFacts(), { name: 'test', version: '1.0.0' }), {
+const gate = createMcpGate(createMcpEndpoint(sampleFacts(), { name: 'test', version: '1.0.0' }, [], 'https://api.example.com'), {
   allowedOrigins: ['https://api.example.com'],
   maxBodyBytes: 1024,
 });
@@ -25,7 +25,7 @@ describe.each(ERAS)('the MCP gate (%s framing)', (era) => {
     const response = (outcome as { response: Response }).response;
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^application\/json/);
-    expect((await response.json()).result.tools).toHaveLength(3);
+    expect((await response.json()).result.tools).toHaveLength(TOOL_NAMES.length);
   });
 
   it.each([

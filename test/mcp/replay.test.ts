@@ -6,11 +6,13 @@
 import { describe, expect, it } from 'vitest';
 import { createMcpGate } from '../../src/mcp/gate.ts';
 import { withReplay } from '../../src/mcp/replay.ts';
+import { describeResources } from '../../src/mcp/resources.ts';
 import { createMcpEndpoint, type McpEndpoint } from '../../src/mcp/server.ts';
 import { sampleFacts } from '../support/handler.ts';
-import { envelope, frame, initializeBody, LEGACY_VERSIONS, MODERN, TOOL_NAMES } from '../support/mcp.ts';
+import { envelope, frame, initializeBody, LEGACY_VERSIONS, MODERN, PROMPT_NAMES, TOOL_NAMES } from '../support/mcp.ts';
 
 const INFO = { name: 'test', version: '1.0.0' };
+const BASE = 'https://api.example.com';
 const GATE = { allowedOrigins: ['https://api.example.com'], maxBodyBytes: 64 * 1024 };
 
 function counted(endpoint: McpEndpoint) {
@@ -19,9 +21,11 @@ function counted(endpoint: McpEndpoint) {
   return { calls, wrapped };
 }
 
+const RESOURCES = describeResources(BASE, sampleFacts(), (path) => new TextEncoder().encode(`the body served at ${path}`));
+
 // The reference: the SDK's own answers, given the service's headers the same way, never replayed.
-const sdk = createMcpGate(withReplay(createMcpEndpoint(sampleFacts(), INFO), { maxEntries: 0 }), GATE);
-const inner = counted(createMcpEndpoint(sampleFacts(), INFO));
+const sdk = createMcpGate(withReplay(createMcpEndpoint(sampleFacts(), INFO, RESOURCES, BASE), { maxEntries: 0 }), GATE);
+const inner = counted(createMcpEndpoint(sampleFacts(), INFO, RESOURCES, BASE));
 const replaying = createMcpGate(withReplay(inner.wrapped), GATE);
 
 interface Answer {
@@ -52,7 +56,34 @@ const ARGUMENT_SHAPES: [string, Record<string, unknown> | undefined][] = [
   ['a non-object', 'text' as unknown as Record<string, unknown>],
 ];
 
+/** Each tool's own arguments, valid and not, besides the shapes every tool is called with. */
+const TOOL_ARGUMENTS: Record<string, [string, Record<string, unknown>][]> = {
+  search: [
+    ['a query that matches', { query: 'free trial' }],
+    ['a query that matches nothing', { query: 'zzzz' }],
+    ['an empty query', { query: '' }],
+    ['a query over 200 characters', { query: 'x'.repeat(201) }],
+  ],
+  fetch: [
+    ['the overview', { id: 'overview' }],
+    ['a start option', { id: 'start:start-free-trial' }],
+    ['an unknown id', { id: 'resource:nope' }],
+    ['a number', { id: 7 }],
+  ],
+};
+
+const PROMPT_ARGUMENTS: [string, Record<string, unknown> | undefined][] = [
+  ['no arguments member', undefined],
+  ['empty arguments', {}],
+  ['a goal', { goal: 'deliver a wedding' }],
+  ['a goal over 200 characters', { goal: 'x'.repeat(201) }],
+  ['an unknown argument', { colour: 'blue' }],
+];
+
 type Case = [label: string, headers: Record<string, string>, body: string];
+
+/** The list results, and server/discover, that revision 2026-07-28 makes cacheable (resources/read is too). */
+const CACHEABLE_LISTS = ['server/discover', 'tools/list', 'resources/list', 'resources/templates/list', 'prompts/list'];
 
 function casesFor(version: string): Case[] {
   const era = version === MODERN ? 'modern' : 'legacy';
@@ -62,14 +93,20 @@ function casesFor(version: string): Case[] {
   };
   const cases: Case[] = [];
   for (const tool of [...TOOL_NAMES, 'no_such_tool']) {
-    for (const [shape, args] of ARGUMENT_SHAPES) {
+    for (const [shape, args] of [...ARGUMENT_SHAPES, ...(TOOL_ARGUMENTS[tool] ?? [])]) {
       cases.push([`tools/call ${tool} with ${shape}`, ...framed('tools/call', args === undefined ? { name: tool } : { name: tool, arguments: args })]);
     }
   }
-  for (const method of ['tools/list', 'ping', 'resources/list', 'resources/templates/list', 'prompts/list', 'no/such/method']) {
+  for (const prompt of [...PROMPT_NAMES, 'no_such_prompt']) {
+    for (const [shape, args] of PROMPT_ARGUMENTS) {
+      cases.push([`prompts/get ${prompt} with ${shape}`, ...framed('prompts/get', args === undefined ? { name: prompt } : { name: prompt, arguments: args })]);
+    }
+  }
+  for (const method of [...CACHEABLE_LISTS, 'ping', 'no/such/method']) {
     cases.push([method, ...framed(method)]);
   }
   cases.push(['resources/read', ...framed('resources/read', { uri: 'https://api.example.com/api/v1/product' })]);
+  cases.push(['resources/read of an unknown URI', ...framed('resources/read', { uri: 'https://api.example.com/nope' })]);
   const [headers] = framed('initialize');
   const initialize =
     era === 'modern'
@@ -89,9 +126,44 @@ describe.each([MODERN, ...LEGACY_VERSIONS])('replayed MCP answers, revision %s',
     for (const id of [2, 'a-string-id', 12345678901]) {
       expect(await ask(replaying, headers, withId(body, id)), String(id)).toEqual(await ask(sdk, headers, withId(body, id)));
     }
-    const result = JSON.parse(first.text).result !== undefined;
+    const { result } = JSON.parse(first.text);
     // A result is replayed without asking the SDK again; an error always goes to the SDK.
-    expect(inner.calls.count - before).toBe(result ? 0 : 3);
+    expect(inner.calls.count - before).toBe(result !== undefined ? 0 : 3);
+  });
+
+  // SEP-2549: the replayed bytes carry the same cache hints as the SDK's, on that revision only.
+  it.each([...CACHEABLE_LISTS, 'resources/read'])('%s: a replayed result keeps its cache hints', async (method) => {
+    const { headers, body } = frame(version === MODERN ? 'modern' : 'legacy', method, method === 'resources/read' ? { uri: 'https://api.example.com/llms.txt' } : {}, { version, id: 1 });
+    await ask(replaying, headers, body);
+    const before = inner.calls.count;
+    const replayed = JSON.parse((await ask(replaying, headers, withId(body, 'again'))).text);
+    if (version === MODERN) {
+      expect(inner.calls.count - before, 'replayed').toBe(0);
+      expect(replayed.result).toMatchObject({ cacheScope: 'public', ttlMs: 60_000 });
+    } else if (replayed.result) {
+      expect(replayed.result.ttlMs, 'no cache hint before 2026-07-28').toBeUndefined();
+    }
+  });
+});
+
+describe('a batch (revision 2025-03-26 only)', () => {
+  const messages = [
+    JSON.parse(frame('legacy', 'tools/list', {}, { id: 1 }).body),
+    JSON.parse(frame('legacy', 'tools/call', { name: 'search', arguments: { query: 'docs' } }, { id: 'two' }).body),
+    JSON.parse(frame('legacy', 'prompts/get', { name: 'explain_product' }, { id: 3 }).body),
+    { jsonrpc: '2.0', method: 'notifications/initialized' },
+  ];
+  const headers = frame('legacy', 'tools/list', {}, { version: '2025-03-26' }).headers;
+
+  it('answers with the same bytes as the SDK, its messages replayed once known', async () => {
+    const body = JSON.stringify(messages);
+    const first = await ask(replaying, headers, body);
+    expect(first).toEqual(await ask(sdk, headers, body));
+    expect(JSON.parse(first.text).map((answer: { id: unknown }) => answer.id)).toEqual([1, 'two', 3]);
+    const before = inner.calls.count;
+    expect(await ask(replaying, headers, body)).toEqual(await ask(sdk, headers, body));
+    // Only the notification reaches the SDK again.
+    expect(inner.calls.count - before).toBe(1);
   });
 });
 
@@ -100,7 +172,6 @@ describe('what is never replayed', () => {
 
   it.each([
     ['a notification (no id)', headers, JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })],
-    ['a batch', headers, JSON.stringify([JSON.parse(body)])],
     ['malformed JSON', headers, '{"jsonrpc":'],
     ['a request with Authorization', { ...headers, authorization: 'Bearer x' }, body],
   ])('%s goes to the SDK every time', async (_label, h, b) => {
@@ -110,7 +181,7 @@ describe('what is never replayed', () => {
   });
 
   it('keeps at most maxEntries answers, dropping the oldest', async () => {
-    const small = counted(createMcpEndpoint(sampleFacts(), INFO));
+    const small = counted(createMcpEndpoint(sampleFacts(), INFO, [], BASE));
     const gate = createMcpGate(withReplay(small.wrapped, { maxEntries: 2 }), GATE);
     const ping = frame('legacy', 'ping', {}, { id: 1 });
     const list = frame('legacy', 'tools/list', {}, { id: 1 });
@@ -122,7 +193,7 @@ describe('what is never replayed', () => {
   });
 
   it('gives every answer, replayed or not, the service headers, and errors no-store', async () => {
-    const gate = createMcpGate(withReplay(createMcpEndpoint(sampleFacts(), INFO)), GATE);
+    const gate = createMcpGate(withReplay(createMcpEndpoint(sampleFacts(), INFO, [], BASE)), GATE);
     const call = frame('legacy', 'tools/list', {}, { id: 1 });
     for (let i = 0; i < 2; i++) {
       const outcome = await gate(new Request('https://api.example.com/mcp', { method: 'POST', ...call }), { RateLimit: `"default";r=${i};t=9` });

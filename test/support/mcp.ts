@@ -6,7 +6,8 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { expect } from 'vitest';
 
-export const TOOL_NAMES = ['get_product_overview', 'list_public_resources', 'list_start_options'] as const;
+export const TOOL_NAMES = ['get_product_overview', 'list_public_resources', 'list_start_options', 'search', 'fetch'] as const;
+export const PROMPT_NAMES = ['explain_product', 'plan_safe_start'] as const;
 export const MODERN = '2026-07-28';
 export const LEGACY_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26'];
 export const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
@@ -80,7 +81,9 @@ export function frame(
     const v = version ?? MODERN;
     headers['mcp-protocol-version'] = v;
     headers['mcp-method'] = method;
-    if (method === 'tools/call' && typeof params.name === 'string') headers['mcp-name'] = params.name;
+    // SEP-2243: Mcp-Name mirrors params.name (tools/call, prompts/get) or params.uri (resources/read).
+    const name = method === 'resources/read' ? params.uri : method === 'tools/call' || method === 'prompts/get' ? params.name : undefined;
+    if (typeof name === 'string') headers['mcp-name'] = name;
     return { headers, body: JSON.stringify({ jsonrpc: '2.0', id, method, params: { ...params, _meta: envelope(v) } }) };
   }
   if (method !== 'initialize') headers['mcp-protocol-version'] = version ?? LEGACY_VERSIONS[0]!;

@@ -1,0 +1,73 @@
+/**
+ * @module The valibot schemas of the MCP tools and prompts: their inputs, and the outputs that are
+ * not already parts of the Product body (../schemas.ts). The SDK gets them through
+ * `toStandardJsonSchema`, so they are the tools' input and output schemas as listed.
+ */
+import * as v from 'valibot';
+import { RESOURCE_KINDS, Resource, ResourceKind, StartOption } from '../schemas.ts';
+
+/** The bound of every free-text argument: a search query, a document id, a goal. */
+export const MAX_ARGUMENT_LENGTH = 200;
+
+const bounded = (what: string) =>
+  v.pipe(
+    v.string(),
+    v.minLength(1, `${what} must not be empty`),
+    v.maxLength(MAX_ARGUMENT_LENGTH, `${what} must be at most ${MAX_ARGUMENT_LENGTH} characters`),
+  );
+const webUrl = v.pipe(v.string(), v.url());
+
+export const NoInput = v.strictObject({}, 'unknown argument: this tool takes no arguments; call it with {}');
+export const ListResourcesInput = v.strictObject(
+  { kind: v.optional(v.pipe(ResourceKind, v.description('Only return resources of this kind.'))) },
+  `unknown argument: this tool takes only the optional argument "kind" (one of ${RESOURCE_KINDS.join(', ')})`,
+);
+export const ResourceList = v.object({ resources: v.array(Resource) });
+export const StartOptionList = v.object({ startOptions: v.array(StartOption) });
+
+// The search and fetch tools, in the shapes ChatGPT's connectors call.
+export const SearchInput = v.strictObject(
+  { query: v.pipe(bounded('query'), v.description('Words to look for in the product overview, the public resources and the start options.')) },
+  'unknown argument: this tool takes only "query"',
+);
+export const SearchOutput = v.object({
+  results: v.pipe(
+    v.array(
+      v.object({
+        id: v.pipe(v.string(), v.description('The id to pass to fetch.')),
+        title: v.string(),
+        url: v.pipe(webUrl, v.description('The canonical URL, for citation.')),
+      }),
+    ),
+    v.description('Best match first; empty when nothing matches.'),
+  ),
+});
+
+export const FetchInput = v.strictObject(
+  { id: v.pipe(bounded('id'), v.description('The id of a search result, e.g. "overview".')) },
+  'unknown argument: this tool takes only "id"',
+);
+export const DOCUMENT_SOURCES = ['overview', 'resource', 'start-option'] as const;
+export const FetchOutput = v.object({
+  id: v.string(),
+  title: v.string(),
+  text: v.pipe(v.string(), v.description('The document as Markdown.')),
+  url: v.pipe(webUrl, v.description('The canonical URL, for citation.')),
+  metadata: v.optional(
+    v.object({
+      source: v.pipe(v.picklist(DOCUMENT_SOURCES), v.description('What the document is made from.')),
+      reviewedOn: v.pipe(v.string(), v.isoDate(), v.description('The date the product team last reviewed the facts.')),
+      kind: v.optional(ResourceKind),
+      requiresHumanApproval: v.optional(v.boolean()),
+      createsGallery: v.optional(v.boolean()),
+    }),
+  ),
+});
+
+export const PlanSafeStartArgs = v.strictObject(
+  { goal: v.optional(v.pipe(bounded('goal'), v.description('What the person wants to achieve, in their words.'))) },
+  'unknown argument: this prompt takes only the optional argument "goal"',
+);
+
+export type SearchOutput = v.InferOutput<typeof SearchOutput>;
+export type FetchOutput = v.InferOutput<typeof FetchOutput>;
