@@ -1,29 +1,33 @@
 /**
- * The MCP Inspector CLI (`@modelcontextprotocol/inspector-cli`, bin `mcp-inspector-cli`) against a
- * running entry, headless: list the tools and call them, exit code 0, JSON on stdout.
+ * The MCP Inspector's CLI (`@modelcontextprotocol/inspector`, `mcp-inspector --cli`) against a
+ * running entry, headless and from the repository root: list the tools and prompts, call tools,
+ * exit code 0, JSON on stdout.
  */
 import { execFile } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, RUNTIMES, startEntry, type RunningEntry } from '../support/entries.ts';
-import { TOOL_NAMES } from '../support/mcp.ts';
+import { PROMPT_NAMES, TOOL_NAMES } from '../support/mcp.ts';
 
-const INSPECTOR = join(ROOT, 'node_modules', '.bin', 'mcp-inspector-cli');
+const INSPECTOR = join(ROOT, 'node_modules', '.bin', 'mcp-inspector');
 
-/**
- * inspector-cli 1.0.3 looks for its own package.json at `../package.json` relative to the working
- * directory (then falls back to a path that does not exist in the standalone package), so it exits 1
- * with "Cannot find module .../@modelcontextprotocol/package.json" when run from the repository root.
- * Run from a folder of the repository (here test/), whose parent holds a package.json, it works.
- */
-const CWD = join(ROOT, 'test');
+// The CLI keeps a catalog and storage under the home directory: a throwaway one per run.
+let home: string;
+beforeAll(async () => {
+  home = await mkdtemp(join(tmpdir(), 'inspector-home-'));
+});
+afterAll(async () => {
+  await rm(home, { recursive: true, force: true });
+});
 
 function inspector(url: string, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
       [INSPECTOR, '--cli', `${url}/mcp`, '--transport', 'http', ...args],
-      { cwd: CWD, timeout: 60_000, env: { ...process.env, NO_COLOR: '1' } },
+      { cwd: ROOT, timeout: 60_000, env: { ...process.env, HOME: home, NO_COLOR: '1' } },
       (error, stdout, stderr) => resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr }),
     );
   });
@@ -41,7 +45,7 @@ describe.each(RUNTIMES)('MCP Inspector CLI against the %s entry', (runtime) => {
     await server?.stop();
   });
 
-  it('lists the three read-only tools (--method tools/list)', async () => {
+  it('lists the read-only tools (--method tools/list)', async () => {
     const run = await inspector(server.url, '--method', 'tools/list');
     expect(run.code, run.stderr).toBe(0);
     const { tools } = JSON.parse(run.stdout) as { tools: Array<{ name: string; annotations: Record<string, unknown> }> };
@@ -68,10 +72,29 @@ describe.each(RUNTIMES)('MCP Inspector CLI against the %s entry', (runtime) => {
       expect(result.structuredContent).toEqual({ resources: docs });
     });
 
+    it('lists the prompts and gets plan_safe_start with a goal (--method prompts/get --prompt-args goal=...)', async () => {
+      const list = await inspector(server.url, '--method', 'prompts/list');
+      expect(list.code, list.stderr).toBe(0);
+      expect(JSON.parse(list.stdout).prompts.map((prompt: { name: string }) => prompt.name).sort()).toEqual([...PROMPT_NAMES].sort());
+      const run = await inspector(server.url, '--method', 'prompts/get', '--prompt-name', 'plan_safe_start', '--prompt-args', 'goal=deliver a wedding');
+      expect(run.code, run.stderr).toBe(0);
+      expect(JSON.parse(run.stdout).messages[0].content.text).toMatch(/deliver a wedding/);
+    });
+
+    it('searches and fetches as a connector does (--tool-arg query=... then id=...)', async () => {
+      const search = await inspector(server.url, '--method', 'tools/call', '--tool-name', 'search', '--tool-arg', 'query=free trial');
+      expect(search.code, search.stderr).toBe(0);
+      const [first] = JSON.parse(search.stdout).structuredContent.results;
+      expect(first.id).toMatch(/^start:/);
+      const fetched = await inspector(server.url, '--method', 'tools/call', '--tool-name', 'fetch', '--tool-arg', `id=${first.id}`);
+      expect(fetched.code, fetched.stderr).toBe(0);
+      expect(JSON.parse(fetched.stdout).structuredContent).toMatchObject({ id: first.id, url: first.url });
+    });
+
     it('exits non-zero when the tool does not exist', async () => {
       const run = await inspector(server.url, '--method', 'tools/call', '--tool-name', 'no_such_tool');
       expect(run.code).not.toBe(0);
-      expect(run.stderr).toMatch(/no_such_tool/);
+      expect(run.stdout + run.stderr).toMatch(/no_such_tool/);
     });
   }
 });
