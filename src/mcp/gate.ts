@@ -80,15 +80,25 @@ async function readBounded(request: Request, limit: number): Promise<string | un
   return new TextDecoder().decode(bytes);
 }
 
+/**
+ * A refusal, once what arrives of the body has been read (bounded): workerd closes a keep-alive
+ * connection whose request body was left unread, and a client already sending its next request
+ * on it gets a reset.
+ */
+async function refuse(request: Request, refused: ProblemCode): Promise<McpOutcome> {
+  if (request.body) await discard(request.body);
+  return { refused };
+}
+
 /** The Accept the SDK's 2025 transport insists on; the answer is JSON either way. */
 const SDK_ACCEPT = 'application/json, text/event-stream';
 
 /** `answerHeaders` are the headers the service adds to the SDK's answer (a refusal is answered by the caller). */
 export function createMcpGate(endpoint: ServedEndpoint, { allowedOrigins, maxBodyBytes }: McpGateOptions) {
   return async function serveMcp(request: Request, answerHeaders: HeaderRecord = {}): Promise<McpOutcome> {
-    if (!originAllowed(request.headers.get('origin'), allowedOrigins)) return { refused: 'origin_not_allowed' };
-    if (!admitsJson(request.headers.get('accept'))) return { refused: 'not_acceptable' };
-    if (!isJsonContentType(request.headers.get('content-type'))) return { refused: 'unsupported_media_type' };
+    if (!originAllowed(request.headers.get('origin'), allowedOrigins)) return refuse(request, 'origin_not_allowed');
+    if (!admitsJson(request.headers.get('accept'))) return refuse(request, 'not_acceptable');
+    if (!isJsonContentType(request.headers.get('content-type'))) return refuse(request, 'unsupported_media_type');
     const text = await readBounded(request, maxBodyBytes);
     if (text === undefined) return { refused: 'payload_too_large' };
 

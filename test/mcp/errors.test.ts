@@ -4,6 +4,7 @@
  * RFC 9457 problem), never a 5xx or a session id, and the endpoint keeps serving afterwards.
  * Requests are framed both as 2025-era clients send them and as the 2026-07-28 client does.
  */
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENTRIES, startEntry, type RunningEntry } from '../support/entries.ts';
 import {
@@ -42,6 +43,40 @@ function chunked(body: string): ReadableStream<Uint8Array> {
       offset += 8192;
     },
   });
+}
+
+/**
+ * One HTTP/1.1 connection, requests sent on it one after the other; each exchange resolves with the
+ * answer's status line, or with how the connection ended.
+ */
+async function keptAlive(base: string) {
+  const { hostname, port, host } = new URL(base);
+  const socket = connect(Number(port), hostname);
+  await new Promise((resolve, reject) => socket.once('connect', resolve).once('error', reject));
+  return {
+    exchange(headers: Record<string, string>, body: string): Promise<string> {
+      const head = Object.entries({ host, ...headers, 'content-length': String(Buffer.byteLength(body)) }).map(([name, value]) => `${name}: ${value}\r\n`);
+      return new Promise((resolve) => {
+        let received = Buffer.alloc(0);
+        const finish = (outcome: string) => {
+          socket.off('data', onData).off('close', onClose).off('error', onError);
+          resolve(outcome);
+        };
+        const onData = (chunk: Buffer) => {
+          received = Buffer.concat([received, chunk]);
+          const text = received.toString('latin1');
+          const end = text.indexOf('\r\n\r\n');
+          const length = /\r\ncontent-length: *(\d+)/i.exec(text.slice(0, end));
+          if (end >= 0 && length && received.byteLength - end - 4 >= Number(length[1])) finish(text.slice(0, text.indexOf('\r\n')));
+        };
+        const onClose = () => finish('connection closed');
+        const onError = (error: NodeJS.ErrnoException) => finish(`connection error ${error.code}`);
+        socket.on('data', onData).on('close', onClose).on('error', onError);
+        socket.write(`POST /mcp HTTP/1.1\r\n${head.join('')}\r\n${body}`);
+      });
+    },
+    close: () => socket.destroy(),
+  };
 }
 
 describe.each(ENTRIES)('MCP bad input against the %s entry', (runtime) => {
@@ -129,6 +164,22 @@ describe.each(ENTRIES)('MCP bad input against the %s entry', (runtime) => {
       const answer = await post(base, { headers: { ...headers, origin: 'https://evil.example' }, body });
       expectProblem(answer, base, 'origin_not_allowed', 403);
       await expectStillServing(base);
+    });
+
+    // A refusal answered with the body unread made workerd close the keep-alive connection, and a
+    // client already sending its next request on it got a reset (seen by the conformance suite).
+    it('keeps the connection open after a refusal, for the next request sent on it', async () => {
+      const { headers, body } = frame(era, 'tools/list');
+      const socket = await keptAlive(base);
+      try {
+        const refusals: Record<string, string>[] = [{ origin: 'https://evil.example' }, { accept: 'text/html' }, { 'content-type': 'text/plain' }];
+        for (const refusal of refusals) {
+          expect(await socket.exchange({ ...headers, ...refusal }, body)).toMatch(/^HTTP\/1\.1 4\d\d /);
+          expect(await socket.exchange(headers, body), `after ${JSON.stringify(refusal)}`).toMatch(/^HTTP\/1\.1 200 /);
+        }
+      } finally {
+        socket.close();
+      }
     });
 
     it("serves the service's own origin", async () => {
