@@ -60,3 +60,5 @@ export const PROMPTS: Prompt[] = [
     },
   },
 ];
+
+export const PROMPT_NAMES = PROMPTS.map((prompt) => prompt.name);

@@ -1,2 +1,6 @@
-/** @module The MCP protocol revisions served, newest first (kept apart from the SDK so naming them loads nothing). */
+/**
+ * @module The MCP protocol revisions served, newest first: the one list that server/discover, the
+ * unsupported-version error (-32022), the server card, the API index and the OpenAPI document name.
+ * Kept apart from the SDK, so naming them loads nothing.
+ */
 export const MCP_PROTOCOL_VERSIONS = ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26'];
