@@ -47,3 +47,10 @@ const jsonAdmitted = remembered((accept) => preferences(accept).some((item) => J
 export function admitsJson(accept: string | null): boolean {
   return accept ? jsonAdmitted(accept) : true;
 }
+
+/** RFC 9110 section 8.3.1: a Content-Type whose media type, parameters aside, is application/json. */
+export function isJsonMediaType(contentType: string | null): boolean {
+  if (contentType === null) return false;
+  const semicolon = contentType.indexOf(';');
+  return (semicolon < 0 ? contentType : contentType.slice(0, semicolon)).trim().toLowerCase() === 'application/json';
+}

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig, StartupError } from '../src/config.ts';
+import { loadConfig } from '../src/config.ts';
+import { StartupError } from '../src/startup-error.ts';
 
 function refusal(env: Record<string, string>): string {
   try {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { pathOf, type Handler } from '../src/handler.ts';
+import type { Handler } from '../src/handler.ts';
 import { PROBLEM_CODES } from '../src/schemas.ts';
 import { BASE, closeHandlers, get, makeHandler, sampleFacts } from './support/handler.ts';
 
@@ -209,20 +209,6 @@ describe('a failing route', () => {
     expect(String(error.mock.calls[0]![0])).toContain(body.instance.slice('urn:uuid:'.length));
     error.mockRestore();
     await handle.close();
-  });
-});
-
-describe('pathOf', () => {
-  it.each([
-    'https://api.example.com/api/v1/product?x=1#top',
-    'http://127.0.0.1:8787/',
-    'http://[::1]:8787/openapi.json#x',
-    'https://api.example.com/a/../api/v1/./health?q=/x',
-    'https://api.example.com/%7Eproblems?',
-    'https://api.example.com',
-  ])('reads the same path as the URL parser from %s', (url) => {
-    const request = new Request(url);
-    expect(pathOf(request.url)).toBe(new URL(request.url).pathname);
   });
 });
 

@@ -3,7 +3,7 @@
  * (service-desc), the facts' documentation pages (service-doc), its health (status) and llms.txt
  * (service-meta).
  */
-import { API_PATH, HEALTH_PATH, LLMS_PATH, OPENAPI_PATH } from '../routes.ts';
+import { API_PATH, HEALTH_PATH, LLMS_PATH, OPENAPI_PATH } from '../route.ts';
 import type { Product } from '../schemas.ts';
 import type { ApiCatalog } from './schemas.ts';
 

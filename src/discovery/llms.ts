@@ -4,7 +4,7 @@
  * H2 sections listing `[title](url): note` links; "Optional" holds what may be skipped.
  */
 import { problemDescription } from '../problems.ts';
-import { API_PATH, MCP_PATH, OPENAPI_PATH, problemPath, PRODUCT_PATH } from '../routes.ts';
+import { API_PATH, MCP_PATH, OPENAPI_PATH, problemPath, PRODUCT_PATH } from '../route.ts';
 import { PROBLEM_CODES, type Product } from '../schemas.ts';
 
 /** One line of text: Markdown needs no line breaks inside a list item or a blockquote. */
