@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { acceptsGzip, admitsJson } from '../src/negotiation.ts';
+import { acceptsGzip, admitsJson, isJsonMediaType } from '../src/negotiation.ts';
 
 describe('acceptsGzip (RFC 9110 section 12.5.3)', () => {
   it.each([
@@ -48,5 +48,15 @@ describe('remembered decisions', () => {
     expect(acceptsGzip('gzip;q=0')).toBe(false);
     expect(admitsJson('text/html')).toBe(false);
     expect(admitsJson('text/html')).toBe(false);
+  });
+});
+
+describe('isJsonMediaType (RFC 9110 section 8.3.1)', () => {
+  it.each(['application/json', 'application/json; charset=utf-8', 'Application/JSON', ' application/json ;x=y'])('reads %s as JSON', (value) => {
+    expect(isJsonMediaType(value)).toBe(true);
+  });
+
+  it.each([null, '', 'text/plain', 'application/jsonx', 'application/ld+json', 'application/json-seq', 'text/json'])('reads %s as not JSON', (value) => {
+    expect(isJsonMediaType(value)).toBe(false);
   });
 });
