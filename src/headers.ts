@@ -167,7 +167,7 @@ export function headerComponents(): Record<string, { description: string; schema
   );
 }
 
-/** Copies header records into a new one. A for-in copy: object spread costs several times more on Node 20. */
+/** Copies header records into a new one, with a for-in copy: the cheapest way measured on Node 20 (see the README, Performance). */
 export function mergeHeaders(...parts: HeaderRecord[]): HeaderRecord {
   const merged: HeaderRecord = {};
   for (const part of parts) for (const name in part) merged[name] = part[name]!;
