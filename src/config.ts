@@ -15,7 +15,12 @@ export const DEFAULTS = {
   rateLimit: { quota: 120, windowSeconds: 60, fail: 'open' as 'open' | 'closed', ipv6PrefixBits: 56 },
   trustProxyHops: 0,
   mcp: { maxBodyBytes: 65536 },
+  docsPage: true,
+  contentSignal: 'search=yes, ai-input=yes',
 };
+
+/** contentsignals.org: the signals robots.txt's `Content-Signal` line may give, each `yes` or `no`. */
+const CONTENT_SIGNALS = ['search', 'ai-input', 'ai-train'];
 
 /** `defaults` with every value `given` defines (an undefined value keeps the default). */
 export function withDefaults<T extends object, G extends Partial<T>>(defaults: T, given: G | undefined): T & G {
@@ -57,6 +62,17 @@ const baseUrl = v.pipe(
   v.transform((text) => text.replace(/\/+$/, '')),
 );
 
+const contentSignal = v.pipe(
+  v.string(),
+  v.transform((text) => text.split(',').map((item) => item.trim().toLowerCase()).filter(Boolean)),
+  v.check(
+    (items) => items.length > 0 && items.every((item) => /^[a-z-]+=(yes|no)$/.test(item) && CONTENT_SIGNALS.includes(item.split('=')[0]!)),
+    `must be comma-separated signals (${CONTENT_SIGNALS.join(', ')}), each =yes or =no, such as "search=yes, ai-input=yes, ai-train=no"`,
+  ),
+  v.check((items) => new Set(items.map((item) => item.split('=')[0])).size === items.length, 'names a signal twice'),
+  v.transform((items) => items.join(', ')),
+);
+
 const Environment = v.object({
   PORT: v.optional(wholeNumber(0, 65535), String(DEFAULTS.port)),
   HOST: v.optional(v.pipe(v.string(), v.nonEmpty('must not be empty')), DEFAULTS.host),
@@ -92,6 +108,8 @@ const Environment = v.object({
     v.pipe(v.string(), v.regex(/^\/[A-Za-z0-9._~\/-]*$/, 'must be a path starting with /, such as /api/v2')),
     '/api/v2',
   ),
+  DOCS_PAGE: v.optional(v.picklist(['on', 'off'], 'must be "on" or "off"'), 'on'),
+  CONTENT_SIGNAL: v.optional(contentSignal, DEFAULTS.contentSignal),
 });
 
 export interface Deprecation {
@@ -112,6 +130,10 @@ export interface Options {
   accessLog: boolean;
   mcp: { allowedOrigins?: string[]; maxBodyBytes: number };
   deprecation?: Deprecation;
+  /** Serve the docs page at /docs and link to it (DOCS_PAGE). */
+  docsPage: boolean;
+  /** robots.txt's `Content-Signal` value (contentsignals.org), normalised. */
+  contentSignal: string;
 }
 
 /** Reads the environment; throws a StartupError naming the variable and the fix. */
@@ -142,6 +164,8 @@ export function loadConfig(env: Record<string, string | undefined>): Options {
     accessLog: e.ACCESS_LOG === 'json',
     mcp: { allowedOrigins: e.MCP_ALLOWED_ORIGINS, maxBodyBytes: e.MCP_MAX_BODY_BYTES },
     deprecation: deprecation(e.DEPRECATION_DATE, e.SUNSET_DATE, e.SUCCESSOR_PATH),
+    docsPage: e.DOCS_PAGE === 'on',
+    contentSignal: e.CONTENT_SIGNAL,
   };
 }
 
