@@ -4,11 +4,10 @@
  * time). The names are known at start-up; the bytes (about 1.9 MB) are imported on first use, so a
  * process that never serves an asset never loads them.
  */
+import { DOCS_PATH } from '../discovery/paths.ts';
 import { DOCS_ASSET_FILES, RENDERER } from './generated/manifest.ts';
 
-export { RENDERER };
-
-export const DOCS_PATH = '/docs';
+export { DOCS_PATH, RENDERER };
 
 /** A fingerprinted name changes with its content: the file at one URL never changes. */
 export const DOCS_ASSET_CACHE = 'public, max-age=31536000, immutable';
