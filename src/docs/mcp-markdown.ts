@@ -94,10 +94,14 @@ function toolSection(tool: McpToolDoc): string {
   ].join('\n\n');
 }
 
+/** Text ending in a full stop, unless it ends in punctuation already. */
+const sentence = (text: string) => (/[.!?:]$/.test(text) ? text : `${text}.`);
+
 function promptLine(prompt: McpPromptDoc): string {
   const args = (prompt.arguments ?? []).map((arg) => `${code(arg.name)} (${arg.required ? 'required' : 'optional'})${arg.description ? `: ${oneLine(arg.description)}` : ''}`);
   const title = prompt.title ? `: ${oneLine(prompt.title)}` : '';
-  return `- ${code(prompt.name)}${title}. ${oneLine(prompt.description)} Arguments: ${args.length ? args.join('; ') : 'none'}.`;
+  const description = prompt.description ? ` ${sentence(oneLine(prompt.description))}` : '';
+  return `- ${code(prompt.name)}${sentence(title)}${description} Arguments: ${sentence(args.length ? args.join('; ') : 'none')}`;
 }
 
 export function mcpMarkdown({ base, protocolVersions, tools, resources, prompts, serverKey = 'product-discovery' }: McpDocsInput): string {

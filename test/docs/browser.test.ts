@@ -93,7 +93,19 @@ describe('the docs page in Chromium', () => {
     const text = await page.page.textContent('#operations-mcp-postMcp');
     for (const tool of TOOLS) expect(text).toContain(tool.name);
     expect(text).toContain(`${base}/mcp`);
+    // A tool's output schema opens on a click.
+    const output = page.page.locator('#operations-mcp-postMcp details', { hasText: 'Output schema' }).first();
+    expect(await output.locator('pre').isVisible()).toBe(false);
+    await output.locator('summary').click();
+    expect(await output.locator('pre').textContent()).toContain('"reviewedOn"');
     await page.screenshot('docs/mcp.png', '#operations-mcp-postMcp .opblock-description-wrapper >> nth=0');
+  });
+
+  it('offers "Try it out" on GET operations only', async () => {
+    expect(await page.page.locator('#operations-mcp-postMcp .try-out__btn').count()).toBe(0);
+    await page.page.click('#operations-v1-headProduct .opblock-summary');
+    await page.page.waitForSelector('#operations-v1-headProduct .opblock-body');
+    expect(await page.page.locator('#operations-v1-headProduct .try-out__btn').count()).toBe(0);
   });
 
   it('tries the product GET against the same origin: 200 and its body', async () => {
