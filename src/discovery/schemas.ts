@@ -78,6 +78,12 @@ export const DocsPage = v.pipe(
   v.description('The API reference page (HTML): Swagger UI rendering /openapi.json, MCP included. Its assets are under /docs/.'),
 );
 
+export const DocsAsset = v.pipe(
+  v.string(),
+  v.title('DocsAsset'),
+  v.description("One of the docs page's files (JavaScript or CSS), named by a hash of its content, so it never changes at its URL."),
+);
+
 export const SERVER_CARD_TYPE = 'application/mcp-server-card+json';
 export const SERVER_CARD_SCHEMA = 'https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json';
 /** The draft's limit on `description` and `title`. */
