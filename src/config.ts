@@ -4,6 +4,7 @@
  */
 import * as v from 'valibot';
 import type { Deprecation } from './deprecation.ts';
+import { CONTENT_SIGNAL_DEFAULT } from './discovery/robots.ts';
 import { MCP_DEFAULTS } from './mcp/endpoint.ts';
 import { TRUST_PROXY_HOPS_DEFAULT } from './ratelimit/client.ts';
 import { RATE_LIMIT_DEFAULTS, type RateLimitOptions } from './ratelimit/index.ts';
@@ -11,6 +12,9 @@ import { StartupError } from './startup-error.ts';
 
 /** What only a runtime entry needs; every other default belongs to the module it configures. */
 const DEFAULTS = { port: 8787, host: '127.0.0.1' };
+
+/** contentsignals.org: the signals robots.txt's `Content-Signal` line may give, each `yes` or `no`. */
+const CONTENT_SIGNALS = ['search', 'ai-input', 'ai-train'];
 
 const DAY_MS = 86_400_000;
 const MIN_SUNSET_NOTICE_DAYS = 90;
@@ -43,6 +47,17 @@ const baseUrl = v.pipe(
   httpOrigin,
   v.check((text) => URL.canParse(text) && !new URL(text).search && !new URL(text).hash, 'must not carry a query or a fragment'),
   v.transform((text) => text.replace(/\/+$/, '')),
+);
+
+const contentSignal = v.pipe(
+  v.string(),
+  v.transform((text) => text.split(',').map((item) => item.trim().toLowerCase()).filter(Boolean)),
+  v.check(
+    (items) => items.length > 0 && items.every((item) => /^[a-z-]+=(yes|no)$/.test(item) && CONTENT_SIGNALS.includes(item.split('=')[0]!)),
+    `must be comma-separated signals (${CONTENT_SIGNALS.join(', ')}), each =yes or =no, such as "search=yes, ai-input=yes, ai-train=no"`,
+  ),
+  v.check((items) => new Set(items.map((item) => item.split('=')[0])).size === items.length, 'names a signal twice'),
+  v.transform((items) => items.join(', ')),
 );
 
 const Environment = v.object({
@@ -80,6 +95,8 @@ const Environment = v.object({
     v.pipe(v.string(), v.regex(/^\/[A-Za-z0-9._~\/-]*$/, 'must be a path starting with /, such as /api/v2')),
     '/api/v2',
   ),
+  DOCS_PAGE: v.optional(v.picklist(['on', 'off'], 'must be "on" or "off"'), 'on'),
+  CONTENT_SIGNAL: v.optional(contentSignal, CONTENT_SIGNAL_DEFAULT),
 });
 
 export interface Options {
@@ -94,6 +111,10 @@ export interface Options {
   accessLog: boolean;
   mcp: { allowedOrigins?: string[]; maxBodyBytes: number };
   deprecation?: Deprecation;
+  /** Serve the docs page at /docs and link to it (DOCS_PAGE). */
+  docsPage: boolean;
+  /** robots.txt's `Content-Signal` value (contentsignals.org), normalised. */
+  contentSignal: string;
 }
 
 /** Reads the environment; throws a StartupError naming the variable and the fix. */
@@ -124,6 +145,8 @@ export function loadConfig(env: Record<string, string | undefined>): Options {
     accessLog: e.ACCESS_LOG === 'json',
     mcp: { allowedOrigins: e.MCP_ALLOWED_ORIGINS, maxBodyBytes: e.MCP_MAX_BODY_BYTES },
     deprecation: deprecation(e.DEPRECATION_DATE, e.SUNSET_DATE, e.SUCCESSOR_PATH),
+    docsPage: e.DOCS_PAGE === 'on',
+    contentSignal: e.CONTENT_SIGNAL,
   };
 }
 

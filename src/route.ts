@@ -15,6 +15,12 @@ export const API_CATALOG_PATH = '/.well-known/api-catalog';
 export const LLMS_PATH = '/llms.txt';
 export const SERVER_CARD_PATH = `${MCP_PATH}/server-card`;
 export const problemPath = (code: string) => `/problems/${code}`;
+export const ROOT_PATH = '/';
+export const ROBOTS_PATH = '/robots.txt';
+export const LLMS_FULL_PATH = '/llms-full.txt';
+/** The server card at the well-known path scanners probe: the same bytes as /mcp/server-card. */
+export const SERVER_CARD_WELL_KNOWN_PATH = '/.well-known/mcp/server-card.json';
+export const DOCS_PATH = '/docs';
 
 /** Whether a path is under the versioned API (and so carries its deprecation notice). */
 export const isV1Path = (path: string) => path === API_PATH || path.startsWith(`${API_PATH}/`);
