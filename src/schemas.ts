@@ -89,8 +89,8 @@ export const ApiIndex = v.pipe(
     description: text,
     links: v.object({
       self: webUrl, health: webUrl, product: webUrl, openapi: webUrl, problems: webUrl,
-      // The discovery documents: RFC 9727 API catalog, llms.txt, MCP server card.
-      apiCatalog: webUrl, llmsTxt: webUrl, mcpServerCard: webUrl,
+      // The discovery documents: RFC 9727 API catalog, llms.txt, MCP server card; the docs page while it is served.
+      apiCatalog: webUrl, llmsTxt: webUrl, mcpServerCard: webUrl, docs: v.optional(webUrl),
     }),
     mcp: v.object({
       url: webUrl,
@@ -162,6 +162,15 @@ export const OpenApiDocument = v.pipe(
   v.title('OpenApiDocument'),
   v.description('An OpenAPI 3.1 document.'),
 );
+
+// MCP tool inputs and outputs. Outputs are the matching parts of the Product body.
+export const NoInput = v.strictObject({}, 'unknown argument: this tool takes no arguments; call it with {}');
+export const ListResourcesInput = v.strictObject(
+  { kind: v.optional(v.pipe(ResourceKind, v.description('Only return resources of this kind.'))) },
+  `unknown argument: this tool takes only the optional argument "kind" (one of ${RESOURCE_KINDS.join(', ')})`,
+);
+export const ResourceList = v.object({ resources: v.array(Resource) });
+export const StartOptionList = v.object({ startOptions: v.array(StartOption) });
 
 export type Product = v.InferOutput<typeof Product>;
 export type ProductFacts = v.InferOutput<typeof ProductFacts>;

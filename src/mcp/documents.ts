@@ -13,7 +13,7 @@
  * matches no query word is left out, so a search may find nothing.
  */
 import { resourceId } from '../facts.ts';
-import { PRODUCT_PATH } from '../routes.ts';
+import { PRODUCT_PATH } from '../route.ts';
 import type { Product } from '../schemas.ts';
 import type { FetchOutput, SearchOutput } from './schemas.ts';
 

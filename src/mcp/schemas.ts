@@ -1,10 +1,10 @@
 /**
- * @module The valibot schemas of the MCP tools and prompts: their inputs, and the outputs that are
- * not already parts of the Product body (../schemas.ts). The SDK gets them through
- * `toStandardJsonSchema`, so they are the tools' input and output schemas as listed.
+ * @module The valibot schemas of the search and fetch tools and of the prompts' arguments (the
+ * other tools' schemas are parts of the Product body, in ../schemas.ts). The SDK gets them through
+ * `toStandardJsonSchema`, so they are the input and output schemas the tools list.
  */
 import * as v from 'valibot';
-import { RESOURCE_KINDS, Resource, ResourceKind, StartOption } from '../schemas.ts';
+import { ResourceKind } from '../schemas.ts';
 
 /** The bound of every free-text argument: a search query, a document id, a goal. */
 export const MAX_ARGUMENT_LENGTH = 200;
@@ -16,14 +16,6 @@ const bounded = (what: string) =>
     v.maxLength(MAX_ARGUMENT_LENGTH, `${what} must be at most ${MAX_ARGUMENT_LENGTH} characters`),
   );
 const webUrl = v.pipe(v.string(), v.url());
-
-export const NoInput = v.strictObject({}, 'unknown argument: this tool takes no arguments; call it with {}');
-export const ListResourcesInput = v.strictObject(
-  { kind: v.optional(v.pipe(ResourceKind, v.description('Only return resources of this kind.'))) },
-  `unknown argument: this tool takes only the optional argument "kind" (one of ${RESOURCE_KINDS.join(', ')})`,
-);
-export const ResourceList = v.object({ resources: v.array(Resource) });
-export const StartOptionList = v.object({ startOptions: v.array(StartOption) });
 
 // The search and fetch tools, in the shapes ChatGPT's connectors call.
 export const SearchInput = v.strictObject(

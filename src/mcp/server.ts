@@ -19,11 +19,11 @@ import {
 } from '@modelcontextprotocol/server';
 import { toStandardJsonSchema } from '@valibot/to-json-schema';
 import type * as v from 'valibot';
-import { PUBLIC_MAX_AGE_SECONDS } from '../routes.ts';
+import { PUBLIC_MAX_AGE_SECONDS } from '../headers.ts';
 import type { Product } from '../schemas.ts';
 import { createLibrary, type Library } from './documents.ts';
 import { PROMPTS } from './prompts.ts';
-import { registerResources, type McpResource } from './resources.ts';
+import type { McpResource } from './resources.ts';
 import { TOOLS } from './tools.ts';
 import { MCP_PROTOCOL_VERSIONS } from './versions.ts';
 
@@ -159,4 +159,11 @@ async function listingEveryRevision(response: Response, method: unknown): Promis
   const headers = new Headers(response.headers);
   headers.delete('content-length');
   return new Response(JSON.stringify(body), { status: response.status, headers });
+}
+
+export function registerResources(server: McpServer, resources: readonly McpResource[]): void {
+  for (const { name, uri, text, ...metadata } of resources) {
+    // The SDK looks a read up by the URI's normalised form.
+    server.registerResource(name, new URL(uri).href, metadata, () => ({ contents: [{ uri, mimeType: metadata.mimeType, text }] }));
+  }
 }

@@ -5,9 +5,9 @@
  * directories read such wording as prompt injection, so guidance goes in the server's instructions.
  */
 import type * as v from 'valibot';
-import { ProductFacts, type Product } from '../schemas.ts';
+import { ListResourcesInput, NoInput, ProductFacts, ResourceList, StartOptionList, type Product } from '../schemas.ts';
 import type { Library } from './documents.ts';
-import { FetchInput, FetchOutput, ListResourcesInput, NoInput, ResourceList, SearchInput, SearchOutput, StartOptionList } from './schemas.ts';
+import { FetchInput, FetchOutput, SearchInput, SearchOutput } from './schemas.ts';
 
 export interface ToolContext {
   facts: Product;

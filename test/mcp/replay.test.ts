@@ -1,18 +1,18 @@
 /**
- * Differential test of the replay cache: for every method, tool, argument shape and protocol
- * revision, the answer replayed with a new id equals, byte for byte, what the SDK itself answers
- * to the same request with that id.
+ * Differential test of the replay cache: for every method, tool, prompt, argument shape and
+ * protocol revision, the answer replayed with a new id equals, byte for byte, what the SDK itself
+ * answers to the same request with that id, cache hints included; and so for the messages of a batch.
  */
 import { describe, expect, it } from 'vitest';
-import { createMcpGate } from '../../src/mcp/gate.ts';
-import { withReplay } from '../../src/mcp/replay.ts';
+import { createMcpHttpEndpoint, type McpHttpEndpoint } from '../../src/mcp/endpoint.ts';
 import { describeResources } from '../../src/mcp/resources.ts';
 import { createMcpEndpoint, type McpEndpoint } from '../../src/mcp/server.ts';
-import { sampleFacts } from '../support/handler.ts';
+import { BASE, MCP_HEADERS, sampleFacts } from '../support/handler.ts';
 import { envelope, frame, initializeBody, LEGACY_VERSIONS, MODERN, PROMPT_NAMES, TOOL_NAMES } from '../support/mcp.ts';
 
 const INFO = { name: 'test', version: '1.0.0' };
-const BASE = 'https://api.example.com';
+const RESOURCES = describeResources(BASE, sampleFacts(), (path) => new TextEncoder().encode(`the body served at ${path}`));
+const sdkEndpoint = () => createMcpEndpoint(sampleFacts(), INFO, RESOURCES, BASE);
 const GATE = { allowedOrigins: ['https://api.example.com'], maxBodyBytes: 64 * 1024 };
 
 function counted(endpoint: McpEndpoint) {
@@ -21,12 +21,14 @@ function counted(endpoint: McpEndpoint) {
   return { calls, wrapped };
 }
 
-const RESOURCES = describeResources(BASE, sampleFacts(), (path) => new TextEncoder().encode(`the body served at ${path}`));
+/** The HTTP endpoint over `sdk`, keeping `replayEntries` answers. */
+const endpoint = (sdk: McpEndpoint, replayEntries?: number) =>
+  createMcpHttpEndpoint(sampleFacts(), INFO, RESOURCES, { ...GATE, replayEntries }, BASE, async () => sdk);
 
 // The reference: the SDK's own answers, given the service's headers the same way, never replayed.
-const sdk = createMcpGate(withReplay(createMcpEndpoint(sampleFacts(), INFO, RESOURCES, BASE), { maxEntries: 0 }), GATE);
-const inner = counted(createMcpEndpoint(sampleFacts(), INFO, RESOURCES, BASE));
-const replaying = createMcpGate(withReplay(inner.wrapped), GATE);
+const sdk = endpoint(sdkEndpoint(), 0);
+const inner = counted(sdkEndpoint());
+const replaying = endpoint(inner.wrapped);
 
 interface Answer {
   status: number;
@@ -34,10 +36,14 @@ interface Answer {
   text: string;
 }
 
-async function ask(gate: typeof sdk, headers: Record<string, string>, body: string): Promise<Answer> {
-  const outcome = await gate(new Request('https://api.example.com/mcp', { method: 'POST', headers, body }));
-  if ('refused' in outcome) throw new Error(`refused: ${outcome.refused}`);
-  const { response } = outcome;
+async function post(served: McpHttpEndpoint, headers: Record<string, string>, body: string, limits: Record<string, string> = {}): Promise<Response> {
+  const response = await served(new Request('https://api.example.com/mcp', { method: 'POST', headers, body }), MCP_HEADERS, limits);
+  if (typeof response === 'string') throw new Error(`refused: ${response}`);
+  return response;
+}
+
+async function ask(served: McpHttpEndpoint, headers: Record<string, string>, body: string): Promise<Answer> {
+  const response = await post(served, headers, body);
   const kept = [...response.headers].filter(([name]) => name !== 'content-length' && name !== 'date');
   return { status: response.status, headers: kept.sort(), text: await response.text() };
 }
@@ -80,10 +86,10 @@ const PROMPT_ARGUMENTS: [string, Record<string, unknown> | undefined][] = [
   ['an unknown argument', { colour: 'blue' }],
 ];
 
-type Case = [label: string, headers: Record<string, string>, body: string];
-
 /** The list results, and server/discover, that revision 2026-07-28 makes cacheable (resources/read is too). */
 const CACHEABLE_LISTS = ['server/discover', 'tools/list', 'resources/list', 'resources/templates/list', 'prompts/list'];
+
+type Case = [label: string, headers: Record<string, string>, body: string];
 
 function casesFor(version: string): Case[] {
   const era = version === MODERN ? 'modern' : 'legacy';
@@ -126,14 +132,15 @@ describe.each([MODERN, ...LEGACY_VERSIONS])('replayed MCP answers, revision %s',
     for (const id of [2, 'a-string-id', 12345678901]) {
       expect(await ask(replaying, headers, withId(body, id)), String(id)).toEqual(await ask(sdk, headers, withId(body, id)));
     }
-    const { result } = JSON.parse(first.text);
+    const result = JSON.parse(first.text).result !== undefined;
     // A result is replayed without asking the SDK again; an error always goes to the SDK.
-    expect(inner.calls.count - before).toBe(result !== undefined ? 0 : 3);
+    expect(inner.calls.count - before).toBe(result ? 0 : 3);
   });
 
   // SEP-2549: the replayed bytes carry the same cache hints as the SDK's, on that revision only.
   it.each([...CACHEABLE_LISTS, 'resources/read'])('%s: a replayed result keeps its cache hints', async (method) => {
-    const { headers, body } = frame(version === MODERN ? 'modern' : 'legacy', method, method === 'resources/read' ? { uri: 'https://api.example.com/llms.txt' } : {}, { version, id: 1 });
+    const params = method === 'resources/read' ? { uri: 'https://api.example.com/llms.txt' } : {};
+    const { headers, body } = frame(version === MODERN ? 'modern' : 'legacy', method, params, { version, id: 1 });
     await ask(replaying, headers, body);
     const before = inner.calls.count;
     const replayed = JSON.parse((await ask(replaying, headers, withId(body, 'again'))).text);
@@ -181,8 +188,8 @@ describe('what is never replayed', () => {
   });
 
   it('keeps at most maxEntries answers, dropping the oldest', async () => {
-    const small = counted(createMcpEndpoint(sampleFacts(), INFO, [], BASE));
-    const gate = createMcpGate(withReplay(small.wrapped, { maxEntries: 2 }), GATE);
+    const small = counted(sdkEndpoint());
+    const gate = endpoint(small.wrapped, 2);
     const ping = frame('legacy', 'ping', {}, { id: 1 });
     const list = frame('legacy', 'tools/list', {}, { id: 1 });
     const call = frame('legacy', 'tools/call', { name: 'list_start_options', arguments: {} }, { id: 1 });
@@ -193,16 +200,15 @@ describe('what is never replayed', () => {
   });
 
   it('gives every answer, replayed or not, the service headers, and errors no-store', async () => {
-    const gate = createMcpGate(withReplay(createMcpEndpoint(sampleFacts(), INFO, [], BASE)), GATE);
+    const gate = endpoint(sdkEndpoint());
     const call = frame('legacy', 'tools/list', {}, { id: 1 });
     for (let i = 0; i < 2; i++) {
-      const outcome = await gate(new Request('https://api.example.com/mcp', { method: 'POST', ...call }), { RateLimit: `"default";r=${i};t=9` });
-      const response = (outcome as { response: Response }).response;
+      const response = await post(gate, call.headers, call.body, { RateLimit: `"default";r=${i};t=9` });
       expect(response.headers.get('ratelimit'), i === 0 ? 'from the SDK' : 'replayed').toBe(`"default";r=${i};t=9`);
+      expect(response.headers.get('x-content-type-options')).toBe('nosniff');
       expect(response.headers.get('cache-control')).not.toBe('no-store');
     }
-    const bad = await gate(new Request('https://api.example.com/mcp', { method: 'POST', headers: call.headers, body: '{"jsonrpc":' }), { RateLimit: 'x' });
-    const response = (bad as { response: Response }).response;
+    const response = await post(gate, call.headers, '{"jsonrpc":', { RateLimit: 'x' });
     expect(response.status).toBe(400);
     expect(response.headers.get('cache-control')).toBe('no-store');
     expect(response.headers.get('ratelimit')).toBe('x');
