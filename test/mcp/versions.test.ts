@@ -50,6 +50,7 @@ describe('the protocol revisions', () => {
 
   it('are what the server card and the API index list', async () => {
     expect((await json('/mcp/server-card')).remotes[0].supportedProtocolVersions).toEqual(MCP_PROTOCOL_VERSIONS);
+    expect((await json('/.well-known/mcp/server-card.json')).remotes[0].supportedProtocolVersions).toEqual(MCP_PROTOCOL_VERSIONS);
     expect((await json('/api/v1')).mcp.protocolVersions).toEqual(MCP_PROTOCOL_VERSIONS);
   });
 
