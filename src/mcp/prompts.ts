@@ -3,6 +3,7 @@
  * (the same Markdown documents `fetch` serves). Read-only like the tools; the arguments' schema
  * is valibot's, handed to the SDK, which validates `prompts/get` against it.
  */
+import { toJsonSchema } from '@valibot/to-json-schema';
 import type * as v from 'valibot';
 import type { Product } from '../schemas.ts';
 import type { Document, Library } from './documents.ts';
@@ -62,3 +63,16 @@ export const PROMPTS: Prompt[] = [
 ];
 
 export const PROMPT_NAMES = PROMPTS.map((prompt) => prompt.name);
+
+/** The prompts as `prompts/list` shows them: the SDK derives each argument from the same schema. */
+export function listedPrompts() {
+  return PROMPTS.map(({ name, title, description, args }) => {
+    if (!args) return { name, title, description };
+    const { properties = {}, required = [] } = toJsonSchema(args, { target: 'draft-2020-12' }) as {
+      properties?: Record<string, { description?: string }>;
+      required?: string[];
+    };
+    const listed = Object.entries(properties).map(([name, { description }]) => ({ name, description, required: required.includes(name) }));
+    return { name, title, description, arguments: listed };
+  });
+}
