@@ -88,7 +88,8 @@ const REFUSALS: Refusal[] = [
       writeFileSync(path, '{ "product": ');
       return { FACTS_FILE: path };
     },
-    names: [/not-json\.json/],
+    // Every runtime names the position, Bun included (its JSON.parse gives none).
+    names: [/not-json\.json is not valid JSON at line 1, column 14/],
   },
 ];
 
