@@ -13,7 +13,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { Log, LogLevel, Miniflare } from 'miniflare';
-import { loadConfig, StartupError } from '../src/config.ts';
+import { loadConfig } from '../src/config.ts';
+import { StartupError } from '../src/startup-error.ts';
 import { listenFailure, loadFacts } from '../src/start.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');

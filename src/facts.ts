@@ -5,7 +5,7 @@
  */
 import { closestMatch } from 'leven';
 import * as v from 'valibot';
-import { StartupError } from './config.ts';
+import { StartupError } from './startup-error.ts';
 import { parseJsonText } from './json-text.ts';
 import { FactsFile, type Product, type Resource } from './schemas.ts';
 

@@ -12,7 +12,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pkg from '../package.json' with { type: 'json' };
-import { pathsOf, ROUTES } from '../src/routes.ts';
+import { pathsOf } from '../src/route.ts';
+import { ROUTES } from '../src/routes.ts';
 import { ROOT } from './support/entries.ts';
 import { installConsumer, packOnce } from './support/package.ts';
 

@@ -5,7 +5,7 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
-import { StartupError } from '../src/config.ts';
+import { StartupError } from '../src/startup-error.ts';
 import { checkFacts } from '../src/facts.ts';
 import { factsJsonSchema } from '../src/facts-schema.ts';
 import sample from '../src/sample-facts.json' with { type: 'json' };
