@@ -72,6 +72,16 @@ export const Product = v.pipe(
   v.description('Reviewed product facts, canonical public resources and safe start options.'),
 );
 
+/** The facts file as its team writes it: the Product body, plus the `$schema` member editors read (never served). */
+export const FactsFile = v.pipe(
+  v.object({
+    $schema: v.optional(v.pipe(v.string(), v.description('The JSON Schema an editor checks this file against, such as {base}/schemas/facts.json. Not served.'))),
+    ...Product.entries,
+  }),
+  v.title('FactsFile'),
+  v.description('The reviewed facts file: the layout of the GET /api/v1/product body, and nothing else.'),
+);
+
 export const Deprecation = v.pipe(
   v.object({
     deprecatedAt: v.pipe(v.string(), v.isoTimestamp()),
