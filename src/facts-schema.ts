@@ -5,10 +5,8 @@
  * Checks that a JSON Schema cannot say (duplicate ids, credentials in URLs) stay with start-up.
  */
 import { toJsonSchema, type JsonSchema } from '@valibot/to-json-schema';
+import { FACTS_SCHEMA_PATH } from './route.ts';
 import { FactsFile } from './schemas.ts';
-
-/** The path the service serves it at, below `{base}`. */
-export const FACTS_SCHEMA_PATH = '/schemas/facts.json';
 
 /** The JSON Schema of the facts file; with `base`, its `$id` is where that service serves it. */
 export function factsJsonSchema(base?: string): JsonSchema {

@@ -167,6 +167,12 @@ export const ProblemType = v.pipe(
   v.description('What a problem type means and how to resolve it.'),
 );
 
+export const FactsJsonSchema = v.pipe(
+  v.looseObject({ $schema: v.string(), $id: v.pipe(v.string(), v.url()), type: v.literal('object') }),
+  v.title('FactsJsonSchema'),
+  v.description('The JSON Schema (draft 2020-12) of the reviewed facts file, as strict as the check at start-up.'),
+);
+
 export const OpenApiDocument = v.pipe(
   v.looseObject({ openapi: v.string(), info: v.looseObject({}), paths: v.looseObject({}) }),
   v.title('OpenApiDocument'),
