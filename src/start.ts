@@ -10,6 +10,7 @@ import { createHandler, type Handler, type RequestInfo } from './handler.ts';
 import { jsonLinesLogger } from './log.ts';
 import type { Product } from './schemas.ts';
 import sampleFacts from './sample-facts.json' with { type: 'json' };
+import pkg from '../package.json' with { type: 'json' };
 
 export type Fetch = (request: Request, info: RequestInfo) => Promise<Response>;
 
@@ -44,7 +45,7 @@ export async function start(runtime: Runtime): Promise<void> {
     const logger = jsonLinesLogger();
     handler = await createHandler({ ...options, publicBaseUrl: options.publicBaseUrl ?? server.url, facts, logger });
     ready!(handler);
-    console.log(`Serving ${facts.product.name} public API on ${server.url} (public base ${options.publicBaseUrl ?? server.url})`);
+    console.log(`Serving ${facts.product.name} public API ${pkg.version} on ${server.url} (public base ${options.publicBaseUrl ?? server.url})`);
 
     let stopping = false;
     const stop = async () => {

@@ -136,7 +136,7 @@ export async function buildSurface(settings: Settings, facts: Product): Promise<
 
   const healthRoute = ROUTES.find((route) => route.answer === 'health')!;
   const served = { reviewedOn: facts.product.reviewedOn, loadedAt: new Date().toISOString() };
-  const healthOf = (health: Omit<Health, 'facts'>) => build(healthRoute, healthRoute.path, { ...health, facts: served });
+  const healthOf = (health: Omit<Health, 'facts' | 'version'>) => build(healthRoute, healthRoute.path, { ...health, version: pkg.version, facts: served });
   const healthy = await healthOf({ status: 'ok', rateLimitStore: settings.storeKind });
   // Probes repeat while a store is down: the answer is built once per reason, not per probe.
   let degraded: { reason: string; answer: Promise<PreparedRepresentation> } | undefined;
