@@ -18,8 +18,10 @@ const clone = join(work, 'clone');
 
 beforeAll(async () => {
   await execFile('git', ['clone', '--quiet', ROOT, clone]);
-  // The clone's dependencies are the repository's: what `npm ci` would install there.
+  // The clone's dependencies are the repository's: what `npm ci` would install there, ending with
+  // its `prepare` script (the build of dist/), run here as npm ci runs it.
   symlinkSync(join(ROOT, 'node_modules'), join(clone, 'node_modules'), 'dir');
+  await execFile('npm', ['run', 'prepare'], { cwd: clone });
 }, 60_000);
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
