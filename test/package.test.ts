@@ -8,6 +8,7 @@ import { execFile as execFileCallback, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { send } from './support/e2e.ts';
@@ -128,8 +129,14 @@ export { response, refused };
 });
 
 describe('the packed product-discovery bin', () => {
-  it('serves on Node with `serve` and stops on SIGTERM', async () => {
-    const child = spawn(BIN, ['serve'], { cwd: dir, env: { PATH: process.env.PATH, PORT: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  it('serves on Node with `serve`, never loading what verify needs, and stops on SIGTERM', async () => {
+    const trace = join(dir, 'imports.txt');
+    writeFileSync(trace, '');
+    const child = spawn(BIN, ['serve'], {
+      cwd: dir,
+      env: { PATH: process.env.PATH, PORT: '0', NODE_OPTIONS: `--import ${pathToFileURL(join(ROOT, 'test/support/trace-imports.mjs'))}`, TRACE_IMPORTS: trace },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     child.stdout.on('data', (chunk) => (output += chunk));
     child.stderr.on('data', (chunk) => (output += chunk));
@@ -143,6 +150,12 @@ describe('the packed product-discovery bin', () => {
       expect(product.status).toBe(200);
       expect(product.json().product.name).toBe('Lumen Galleries');
       expect((await send(`${url}/api/v1/health`)).json().version).toBe(pkg.version);
+      const mcp = await send(`${url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' });
+      expect(mcp.status).toBe(200);
+      // Serving, MCP included, loads none of verify's modules or dependencies (they are imported lazily).
+      const loaded = readFileSync(trace, 'utf8');
+      expect(loaded).toContain('/node_modules/@modelcontextprotocol/server/');
+      expect(loaded.split('\n').filter((url) => /\/dist\/verify\/|\/node_modules\/(ajv|ajv-formats|structured-headers|@modelcontextprotocol\/(client|sdk))\//.test(url))).toEqual([]);
       // verify from the production install: its dependencies (Ajv, both MCP clients) came with it.
       const verified = await execFile(BIN, ['verify', url!, '--json']).catch((error) => error);
       const report = JSON.parse(verified.stdout);

@@ -156,6 +156,28 @@ describe('product-discovery verify behind broken fronts', () => {
   });
 });
 
+describe('product-discovery verify at a terminal', () => {
+  let entry: RunningEntry;
+  beforeAll(async () => {
+    entry = await startEntry('bun', { RATE_LIMIT_QUOTA: '1000' });
+  });
+  afterAll(() => entry?.stop());
+
+  // `script` gives the command a pseudo-terminal, as a person's shell does.
+  const atTerminal = (env: Record<string, string>) =>
+    execFile('script', ['-qec', `${process.execPath} --import tsx src/cli.ts verify ${entry.url}`, '/dev/null'], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+    });
+
+  it('colours the marks, unless NO_COLOR is set', async () => {
+    expect((await atTerminal({})).stdout).toContain('\u001b[32m✓\u001b[0m get:/api/v1 ');
+    const plain = await atTerminal({ NO_COLOR: '1' });
+    expect(plain.stdout).toContain('✓ get:/api/v1 ');
+    expect(plain.stdout).not.toContain('\u001b[');
+  });
+});
+
 describe('product-discovery verify and 429s', () => {
   it('catches a front that caches a 429 for everyone with rate-limit.cached-429 alone, exit 1', async () => {
     const front = await startFront('cache-429');
