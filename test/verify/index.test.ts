@@ -102,7 +102,7 @@ describe('verify() in process', () => {
   });
 
   it('reports a deployment that does not serve the contract at the URL as one failed check', async () => {
-    const fetch = (async () => new Response('<html>hello</html>', { status: 200, headers: { 'content-type': 'text/html' } })) as typeof globalThis.fetch;
+    const fetch = (async () => new Response('<html>hello</html>', { status: 200, headers: { 'content-type': 'text/html' } })) as unknown as typeof globalThis.fetch;
     const report = await verify(BASE, { fetch });
     expect(report.checks.map((check) => [check.id, check.ok])).toEqual([['openapi', false]]);
     expect(report.requests).toBe(1);
