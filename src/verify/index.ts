@@ -38,7 +38,7 @@ export async function verify(url: string, options: VerifyOptions = {}): Promise<
   let document: any;
   let servedBase = base;
   const gets = new Map<string, Answer>();
-  const extra: { serverVersions: string[] } = { serverVersions: [] };
+  let serverVersions: { where: string; version: string | undefined }[] = [];
   try {
     const first = await session.request('/openapi.json');
     document = openApiOf(first);
@@ -61,7 +61,7 @@ export async function verify(url: string, options: VerifyOptions = {}): Promise<
     if (document.paths['/mcp']?.post) {
       const mcp = await mcpChecks({ session, servedBase, index: jsonOf(gets.get('/api/v1'))?.mcp, gets, query: searchQuery(gets) });
       checks.push(...mcp.checks);
-      extra.serverVersions = mcp.serverVersions;
+      serverVersions = mcp.serverVersions;
     }
     const { heads, conditionals, skipped } = plan(targets, gets, session.remaining());
     notChecked.push(...skipped);
@@ -83,7 +83,7 @@ export async function verify(url: string, options: VerifyOptions = {}): Promise<
         { where: 'the OpenAPI document', version: document.info?.version },
         { where: 'health', version: jsonOf(gets.get('/api/v1/health'))?.version },
         { where: 'the server card', version: jsonOf(gets.get('/mcp/server-card'))?.version },
-        ...extra.serverVersions.map((version, i) => ({ where: `serverInfo (${i === 0 ? 'first' : 'second'} client)`, version })),
+        ...serverVersions,
       ]),
     );
   }

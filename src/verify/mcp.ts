@@ -73,7 +73,7 @@ const MODERN = '2026-07-28';
 const CONNECT_HINT =
   'the official client could not talk to /mcp: check that POST /mcp reaches the service with its body and headers, unbuffered (no proxy buffering or rewriting of JSON answers)';
 
-export async function mcpChecks(context: McpContext): Promise<{ checks: Check[]; serverVersions: string[] }> {
+export async function mcpChecks(context: McpContext): Promise<{ checks: Check[]; serverVersions: { where: string; version: string | undefined }[] }> {
   const { session } = context;
   const checks: Check[] = [];
   const clients: Connected[] = [];
@@ -103,7 +103,7 @@ export async function mcpChecks(context: McpContext): Promise<{ checks: Check[];
     checks.push(...(await toolChecks(context, clients)), await resourceCheck(context, clients), ...(await promptChecks(context, clients)));
   }
   for (const client of clients) await client.close().catch(() => {});
-  return { checks, serverVersions: clients.map((client) => client.serverVersion ?? '(none)') };
+  return { checks, serverVersions: clients.map((client) => ({ where: `serverInfo (${client.protocolVersion})`, version: client.serverVersion })) };
 }
 
 /** Runs `body`; an error (not the run's stop) becomes the check's failure. */
