@@ -181,14 +181,15 @@ describe('product-discovery verify at a terminal', () => {
 describe('product-discovery verify and 429s', () => {
   it('catches a front that caches a 429 for everyone with rate-limit.cached-429 alone, exit 1', async () => {
     const front = await startFront('cache-429');
-    const service = await startEntry('bun', { PUBLIC_BASE_URL: front.url, RATE_LIMIT_QUOTA: '20', RATE_LIMIT_WINDOW_SECONDS: '2' });
+    const service = await startEntry('bun', { PUBLIC_BASE_URL: front.url, RATE_LIMIT_QUOTA: '10', RATE_LIMIT_WINDOW_SECONDS: '1' });
     front.upstream = service.url;
     try {
-      // One client uses up the quota on /api/v1/product: the front stores the 429 ...
-      const statuses = await Promise.all(Array.from({ length: 25 }, () => fetch(`${front.url}/api/v1/product`).then((r) => r.status)));
+      // One client uses up the quota on /api/v1/product (50 at once: more than a window admits even
+      // if they straddle two): the front stores the 429 ...
+      const statuses = await Promise.all(Array.from({ length: 50 }, () => fetch(`${front.url}/api/v1/product`).then((r) => r.status)));
       expect(statuses).toContain(429);
-      // ... and serves it to the next client, well after the window that produced it ended.
-      await sleep(3_000);
+      // ... and serves it to the next client, seconds after the window that produced it ended.
+      await sleep(4_000);
       const { code, report } = await verify(front.url);
       expect(failed(report!)).toEqual(['rate-limit.cached-429']);
       expect(code).toBe(1);
