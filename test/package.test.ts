@@ -116,7 +116,9 @@ const options: HandlerOptions = { publicBaseUrl: 'https://api.example.com', fact
 const handler: Handler = await createHandler(options);
 const response: Response = await handler(new Request('https://api.example.com/api/v1'), { clientAddress: '203.0.113.7' });
 const refused: unknown = (() => { try { return parseFacts('x.json', '{}'); } catch (error) { return error instanceof StartupError; } })();
-export { response, refused };
+import { formatReport, verify, type Report } from 'product-discovery-api/verify';
+const check = async (): Promise<string> => { const report: Report = await verify('https://api.example.com'); return formatReport(report, { color: false }); };
+export { response, refused, check };
 `,
     );
     const result = await execFile(join(ROOT, 'node_modules/.bin/tsc'), ['-p', dir]).catch((error) => error);

@@ -92,7 +92,8 @@ export class Session {
     this.count++;
     const headers = new Headers(init.headers);
     headers.set('user-agent', USER_AGENT);
-    return this.fetchImpl(url, { ...init, headers, redirect: 'manual', signal: AbortSignal.timeout(TIMEOUT_MS) });
+    const timeout = AbortSignal.timeout(TIMEOUT_MS);
+    return this.fetchImpl(url, { ...init, headers, redirect: 'manual', signal: init.signal ? AbortSignal.any([init.signal, timeout]) : timeout });
   }
 
   private record(method: string, path: string, response: Response, body: string, mcp: boolean): Answer {
