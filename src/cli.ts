@@ -36,7 +36,7 @@ if (command === 'serve' && args.length === 0) {
 }
 
 async function check(path: string): Promise<number> {
-  const [{ StartupError }, { loadFacts }] = await Promise.all([import('./config.ts'), import('./start.ts')]);
+  const [{ StartupError }, { loadFacts }] = await Promise.all([import('./startup-error.ts'), import('./start.ts')]);
   try {
     const facts = await loadFacts(path, (file) => readFile(file, 'utf8'));
     console.log(`${path} would be served: ${facts.product.name}, ${facts.resources.length} resources, ${facts.startOptions.length} start options.`);

@@ -3,7 +3,7 @@
  * credentials and policy before the service starts. What the file says is exactly what is served.
  */
 import * as v from 'valibot';
-import { StartupError } from './config.ts';
+import { StartupError } from './startup-error.ts';
 import { Product, type Resource } from './schemas.ts';
 
 // The contract's word rule ("Surface"): a parameter carries a credential when one of its words is one

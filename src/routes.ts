@@ -1,54 +1,35 @@
 /**
- * @module The route table: every path the service serves, declared once. Dispatch, `Allow`, the
- * cache policy and the OpenAPI document all read it.
+ * @module The route table: every path the service serves, declared once with everything about it:
+ * its methods, how it is answered (a document's builder, health or the MCP endpoint), its media type,
+ * cache policy and links, whether it is counted, and its operation text and schema. Dispatch, `Allow`,
+ * the response headers, the OpenAPI document and `isServedPath` all read it.
  */
-import type * as v from 'valibot';
+import { buildApiIndex } from './api-index.ts';
+import { buildApiCatalog } from './discovery/catalog.ts';
+import { buildLlmsText } from './discovery/llms.ts';
 import { ApiCatalog, API_CATALOG_TYPE, LlmsText, SERVER_CARD_TYPE, ServerCard } from './discovery/schemas.ts';
-import { ApiIndex, Health, JsonRpcResponse, OpenApiDocument, Product, PROBLEM_CODES, ProblemType } from './schemas.ts';
+import { buildServerCard } from './discovery/server-card.ts';
+import { NO_STORE, PUBLIC_CACHE } from './headers.ts';
+import { TOOL_NAMES } from './mcp/tools.ts';
+import { MCP_PROTOCOL_VERSIONS } from './mcp/versions.ts';
+import { buildOpenApi } from './openapi.ts';
+import { problemType } from './problems.ts';
+import {
+  API_CATALOG_PATH,
+  API_PATH,
+  HEALTH_PATH,
+  LLMS_PATH,
+  MCP_PATH,
+  OPENAPI_PATH,
+  pathsOf,
+  problemPath,
+  PRODUCT_PATH,
+  SERVER_CARD_PATH,
+  type Method,
+  type Route,
+} from './route.ts';
+import { ApiIndex, Health, JsonRpcResponse, OpenApiDocument, Product, PROBLEM_CODES, ProblemType, type ProblemCode } from './schemas.ts';
 
-export type Method = 'GET' | 'HEAD' | 'POST';
-
-export interface Route {
-  /** OpenAPI path template. */
-  path: string;
-  methods: readonly Method[];
-  /** How it is answered: a document built once from the facts, or per request. */
-  answer: 'document' | 'health' | 'mcp';
-  operationId: string;
-  summary: string;
-  description: string;
-  tag: 'v1' | 'service' | 'mcp' | 'discovery';
-  /** The success body; its `v.title` names the OpenAPI component. */
-  body: v.GenericSchema;
-  /** The media type, without parameters (the OpenAPI content key). */
-  mediaType: string;
-  /** The exact Content-Type of a success answer, when it is not `{mediaType}; charset=utf-8`. */
-  contentType?: string;
-  /** Cache-Control of a success answer (the documents'; MCP answers carry the SDK's). */
-  cacheControl?: string;
-  /** Path parameters and the values each takes; every combination is an exact path. */
-  params?: Record<string, readonly string[]>;
-  /**
-   * `false`: GET and HEAD are not counted against the rate limit (they still carry its headers), so
-   * a load balancer probing from one address never sees a 429 or a fail-closed 503.
-   */
-  counted?: false;
-}
-
-export const API_PATH = '/api/v1';
-export const HEALTH_PATH = `${API_PATH}/health`;
-export const PRODUCT_PATH = `${API_PATH}/product`;
-export const OPENAPI_PATH = '/openapi.json';
-export const MCP_PATH = '/mcp';
-export const API_CATALOG_PATH = '/.well-known/api-catalog';
-export const LLMS_PATH = '/llms.txt';
-export const SERVER_CARD_PATH = `${MCP_PATH}/server-card`;
-export const problemPath = (code: string) => `/problems/${code}`;
-
-/** Whether a path is under the versioned API (and so carries its deprecation notice). */
-export const isV1Path = (path: string) => path === API_PATH || path.startsWith(`${API_PATH}/`);
-
-export const PUBLIC_CACHE = 'public, max-age=60';
 const JSON_TYPE = 'application/json';
 const GET: readonly Method[] = ['GET', 'HEAD'];
 
@@ -56,7 +37,7 @@ export const ROUTES: Route[] = [
   {
     path: API_PATH,
     methods: GET,
-    answer: 'document',
+    answer: buildApiIndex,
     operationId: 'getApiIndex',
     summary: 'API index',
     description: 'Name, version and links to every endpoint, the OpenAPI document and the MCP endpoint with its tool names.',
@@ -64,6 +45,8 @@ export const ROUTES: Route[] = [
     body: ApiIndex,
     mediaType: JSON_TYPE,
     cacheControl: PUBLIC_CACHE,
+    // RFC 9727 section 3: the API links to its catalog.
+    links: ['api-catalog'],
   },
   {
     path: HEALTH_PATH,
@@ -75,13 +58,13 @@ export const ROUTES: Route[] = [
     tag: 'v1',
     body: Health,
     mediaType: JSON_TYPE,
-    cacheControl: 'no-store',
+    cacheControl: NO_STORE,
     counted: false,
   },
   {
     path: PRODUCT_PATH,
     methods: GET,
-    answer: 'document',
+    answer: ({ facts }) => facts,
     operationId: 'getProduct',
     summary: 'Reviewed product facts',
     description: 'The reviewed product facts with their review date, the canonical public resources and the safe start options.',
@@ -93,7 +76,7 @@ export const ROUTES: Route[] = [
   {
     path: OPENAPI_PATH,
     methods: GET,
-    answer: 'document',
+    answer: (context) => buildOpenApi(context, ROUTES),
     operationId: 'getOpenApi',
     summary: 'OpenAPI document',
     description: 'This document: the authoritative contract. Sent gzip-coded when the client accepts it.',
@@ -105,7 +88,7 @@ export const ROUTES: Route[] = [
   {
     path: problemPath('{code}'),
     methods: GET,
-    answer: 'document',
+    answer: ({ base }, { code }) => problemType(base, code as ProblemCode),
     operationId: 'getProblemType',
     summary: 'Problem type description',
     description: `What a problem type means and how to resolve it; every problem \`type\` URI resolves here. Codes: ${PROBLEM_CODES.join(', ')}.`,
@@ -118,7 +101,7 @@ export const ROUTES: Route[] = [
   {
     path: API_CATALOG_PATH,
     methods: GET,
-    answer: 'document',
+    answer: ({ base, facts }) => buildApiCatalog(base, facts),
     operationId: 'getApiCatalog',
     summary: 'API catalog',
     description:
@@ -129,11 +112,12 @@ export const ROUTES: Route[] = [
     mediaType: 'application/linkset+json',
     contentType: API_CATALOG_TYPE,
     cacheControl: PUBLIC_CACHE,
+    links: ['api-catalog'],
   },
   {
     path: LLMS_PATH,
     methods: GET,
-    answer: 'document',
+    answer: ({ base, facts }) => buildLlmsText(base, facts, TOOL_NAMES),
     operationId: 'getLlmsText',
     summary: 'llms.txt',
     description: 'The reviewed facts as a short Markdown page for language models (llmstxt.org format), with links to the API, the resources and the start options.',
@@ -145,7 +129,7 @@ export const ROUTES: Route[] = [
   {
     path: SERVER_CARD_PATH,
     methods: GET,
-    answer: 'document',
+    answer: ({ base, facts, version }) => buildServerCard(base, facts, { version, protocolVersions: MCP_PROTOCOL_VERSIONS }),
     operationId: 'getMcpServerCard',
     summary: 'MCP server card',
     description: 'The MCP Server Card (experimental draft, SEP-2127) of the /mcp endpoint: identity, transport and protocol revisions.',
@@ -165,23 +149,9 @@ export const ROUTES: Route[] = [
     tag: 'mcp',
     body: JsonRpcResponse,
     mediaType: JSON_TYPE,
+    refusals: ['origin_not_allowed', 'not_acceptable', 'payload_too_large', 'unsupported_media_type'],
   },
 ];
-
-/** The exact paths a route serves: its template filled with every combination of parameter values. */
-export function pathsOf(route: Route): { path: string; params: Record<string, string> }[] {
-  let paths = [{ path: route.path, params: {} as Record<string, string> }];
-  for (const [name, values] of Object.entries(route.params ?? {})) {
-    paths = paths.flatMap(({ path, params }) => values.map((value) => ({ path: path.replace(`{${name}}`, value), params: { ...params, [name]: value } })));
-  }
-  return paths;
-}
-
-/** The Content-Type of a route's success answers. */
-export const contentTypeOf = (route: Route) => route.contentType ?? `${route.mediaType}; charset=utf-8`;
-
-/** RFC 9110 section 10.2.1: the methods a route's paths accept. */
-export const allowOf = (route: Route) => [...route.methods, 'OPTIONS'].join(', ');
 
 const SERVED_PATHS = new Set(ROUTES.flatMap((route) => pathsOf(route).map(({ path }) => path)));
 

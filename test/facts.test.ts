@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { StartupError } from '../src/config.ts';
+import { StartupError } from '../src/startup-error.ts';
 import { parseFacts } from '../src/facts.ts';
 import sample from '../src/sample-facts.json' with { type: 'json' };
 

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Handler } from '../src/handler.ts';
-import { pathsOf, ROUTES } from '../src/routes.ts';
+import { pathsOf } from '../src/route.ts';
+import { ROUTES } from '../src/routes.ts';
 import { PROBLEM_CODES } from '../src/schemas.ts';
 import { BASE, makeHandler } from './support/handler.ts';
 

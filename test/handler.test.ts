@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import pkg from '../package.json' with { type: 'json' };
-import { pathOf, type Handler } from '../src/handler.ts';
+import type { Handler } from '../src/handler.ts';
 import { PROBLEM_CODES } from '../src/schemas.ts';
+import { PREFLIGHTS, WRONG_METHODS } from './support/cases.ts';
 import { BASE, closeHandlers, get, makeHandler, sampleFacts } from './support/handler.ts';
 
 const RATE_LIMIT_HEADERS = ['ratelimit-policy', 'ratelimit', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'];
@@ -139,14 +140,7 @@ describe('handler', () => {
     },
   );
 
-  it.each([
-    ['DELETE', '/api/v1/product', 'GET, HEAD, OPTIONS'],
-    ['POST', '/api/v1', 'GET, HEAD, OPTIONS'],
-    ['PUT', '/openapi.json', 'GET, HEAD, OPTIONS'],
-    ['PATCH', '/problems/internal_error', 'GET, HEAD, OPTIONS'],
-    ['GET', '/mcp', 'POST, OPTIONS'],
-    ['DELETE', '/mcp', 'POST, OPTIONS'],
-  ])('answers %s %s with the 405 problem and Allow', async (method, path, allow) => {
+  it.each(WRONG_METHODS)('answers %s %s with the 405 problem and Allow', async (method, path, allow) => {
     const response = await handle(get(path, { method }));
     expect(response.headers.get('allow')).toBe(allow);
     await expectProblem(response, 405, 'method_not_allowed');
@@ -158,16 +152,17 @@ describe('handler', () => {
     expect(await response.text()).toBe('');
   });
 
-  it('answers a preflight on a known path with 204, Allow and the CORS answer', async () => {
+  it.each(PREFLIGHTS)('answers a preflight on %s with 204, Allow and the CORS answer', async (path, allow) => {
     const response = await handle(
-      get('/api/v1/product', {
+      get(path, {
         method: 'OPTIONS',
         headers: { origin: 'https://elsewhere.example.org', 'access-control-request-method': 'GET', 'access-control-request-headers': 'if-none-match' },
       }),
     );
     expect(response.status).toBe(204);
-    expect(response.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
-    expect(response.headers.get('access-control-allow-methods')).toBe('GET, HEAD, OPTIONS');
+    expect(response.headers.get('allow')).toBe(allow);
+    expect(response.headers.get('access-control-allow-methods')).toBe(allow);
+    expect(response.headers.get('cache-control')).toBe('no-store');
     expect(response.headers.get('access-control-allow-headers')).toBe('if-none-match');
     expectEveryResponseHeaders(response);
   });
@@ -210,20 +205,6 @@ describe('a failing route', () => {
     expect(String(error.mock.calls[0]![0])).toContain(body.instance.slice('urn:uuid:'.length));
     error.mockRestore();
     await handle.close();
-  });
-});
-
-describe('pathOf', () => {
-  it.each([
-    'https://api.example.com/api/v1/product?x=1#top',
-    'http://127.0.0.1:8787/',
-    'http://[::1]:8787/openapi.json#x',
-    'https://api.example.com/a/../api/v1/./health?q=/x',
-    'https://api.example.com/%7Eproblems?',
-    'https://api.example.com',
-  ])('reads the same path as the URL parser from %s', (url) => {
-    const request = new Request(url);
-    expect(pathOf(request.url)).toBe(new URL(request.url).pathname);
   });
 });
 

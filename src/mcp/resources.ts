@@ -1,11 +1,10 @@
 /**
  * @module The facts as MCP resources: the product body, the OpenAPI document and llms.txt, each
  * read as exactly the bytes REST serves at the same URL (the surface's prepared bodies, decoded,
- * not serialised a second time). Registered through the SDK's own `registerResource`, so
- * `resources/list`, `resources/read`, `resources/templates/list` and the not-found error are its.
+ * not serialised a second time). server.ts registers them through the SDK's own `registerResource`,
+ * so `resources/list`, `resources/read`, `resources/templates/list` and the not-found error are its.
  */
-import type { McpServer } from '@modelcontextprotocol/server';
-import { LLMS_PATH, OPENAPI_PATH, PRODUCT_PATH } from '../routes.ts';
+import { LLMS_PATH, OPENAPI_PATH, PRODUCT_PATH } from '../route.ts';
 import type { Product } from '../schemas.ts';
 
 export interface McpResource {
@@ -55,11 +54,4 @@ export function describeResources(base: string, facts: Product, bodyOf: (path: s
       text: text(LLMS_PATH),
     },
   ];
-}
-
-export function registerResources(server: McpServer, resources: readonly McpResource[]): void {
-  for (const { name, uri, text, ...metadata } of resources) {
-    // The SDK looks a read up by the URI's normalised form.
-    server.registerResource(name, new URL(uri).href, metadata, () => ({ contents: [{ uri, mimeType: metadata.mimeType, text }] }));
-  }
 }

@@ -3,6 +3,7 @@
  * Linkset (RFC 9264 section 4.2), and every link resolved against the service.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApiCatalog } from '../../src/discovery/catalog.ts';
 import type { Handler } from '../../src/handler.ts';
 import { BASE, closeHandlers, get, makeHandler, sampleFacts } from '../support/handler.ts';
 import { parseLinks } from '../support/e2e.ts';
@@ -96,5 +97,24 @@ describe('GET /.well-known/api-catalog', () => {
     const other = await makeHandler({ facts });
     const document = await (await other(get('/.well-known/api-catalog'))).json();
     expect(expectLinkset(document).map((link) => link.rel).sort()).toEqual(['service-desc', 'service-meta', 'status']);
+  });
+});
+
+describe('buildApiCatalog with the docs page', () => {
+  const serviceDocs = (docsPage: boolean, facts = sampleFacts()) =>
+    expectLinkset(buildApiCatalog(BASE, facts, { docsPage })).filter((link) => link.rel === 'service-doc');
+
+  it('puts {base}/docs first in service-doc, as HTML, while the page is on', () => {
+    const docs = sampleFacts().resources.filter((resource) => resource.kind === 'docs').map((resource) => resource.url);
+    expect(serviceDocs(true).map((link) => link.href)).toEqual([`${BASE}/docs`, ...docs]);
+    expect(serviceDocs(true)[0]!.type).toBe('text/html');
+    expect(serviceDocs(false).map((link) => link.href)).toEqual(docs);
+  });
+
+  it('keeps service-doc for the page alone when the facts list no docs', () => {
+    const facts = sampleFacts();
+    facts.resources = facts.resources.filter((resource) => resource.kind !== 'docs');
+    expect(serviceDocs(true, facts).map((link) => link.href)).toEqual([`${BASE}/docs`]);
+    expect(serviceDocs(false, facts)).toEqual([]);
   });
 });

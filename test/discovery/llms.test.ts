@@ -4,7 +4,8 @@
  * one the facts or the service give, and the page follows the facts it was built from.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { pathsOf, ROUTES } from '../../src/routes.ts';
+import { pathsOf } from '../../src/route.ts';
+import { ROUTES } from '../../src/routes.ts';
 import type { Product } from '../../src/schemas.ts';
 import { BASE, closeHandlers, get, makeHandler, sampleFacts } from '../support/handler.ts';
 
