@@ -11,8 +11,8 @@ const server = Bun.serve({
   hostname: '127.0.0.1',
   fetch: (request, server) => {
     const { pathname } = new URL(request.url);
-    if (isServedPath(pathname)) return discovery(request, { clientAddress: server.requestIP(request)?.address });
     if (pathname === '/') return new Response('Studio home page, served by the host app.\n');
+    if (isServedPath(pathname)) return discovery(request, { clientAddress: server.requestIP(request)?.address });
     return new Response('Not found\n', { status: 404 });
   },
 });

@@ -12,8 +12,8 @@ Deno.serve(
   { hostname: '127.0.0.1', port, onListen: ({ port }) => console.log(`Serving the host app with the discovery API on http://127.0.0.1:${port}`) },
   (request, info) => {
     const { pathname } = new URL(request.url);
-    if (isServedPath(pathname)) return discovery(request, { clientAddress: (info.remoteAddr as Deno.NetAddr).hostname });
     if (pathname === '/') return new Response('Studio home page, served by the host app.\n');
+    if (isServedPath(pathname)) return discovery(request, { clientAddress: (info.remoteAddr as Deno.NetAddr).hostname });
     return new Response('Not found\n', { status: 404 });
   },
 );

@@ -14,7 +14,8 @@ const serveDiscovery = getRequestListener((request, { incoming }) => discovery(r
 
 const app = express();
 // Before any body parser: the handler reads the MCP request body itself.
-app.use((req, res, next) => (isServedPath(req.path) ? serveDiscovery(req, res) : next()));
+// The host app's own root first: the discovery API serves a root of its own, for a host of its own.
 app.get('/', (_req, res) => res.send('Studio home page, served by the host app.\n'));
+app.use((req, res, next) => (isServedPath(req.path) ? serveDiscovery(req, res) : next()));
 
 app.listen(port, '127.0.0.1', () => console.log(`Serving the host app with the discovery API on ${publicBaseUrl}`));

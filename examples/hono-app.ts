@@ -12,7 +12,8 @@ const publicBaseUrl = `http://127.0.0.1:${port}`;
 const discovery = await createHandler({ publicBaseUrl, facts: checkFacts('sample', sampleFacts) });
 
 const app = new Hono();
-app.use((c, next) => (isServedPath(c.req.path) ? discovery(c.req.raw, { clientAddress: getConnInfo(c).remote.address }) : next()));
+// The host app's own root first: the discovery API serves a root of its own, for a host of its own.
 app.get('/', (c) => c.text('Studio home page, served by the host app.\n'));
+app.use((c, next) => (isServedPath(c.req.path) ? discovery(c.req.raw, { clientAddress: getConnInfo(c).remote.address }) : next()));
 
 serve({ fetch: app.fetch, hostname: '127.0.0.1', port }, () => console.log(`Serving the host app with the discovery API on ${publicBaseUrl}`));

@@ -15,7 +15,7 @@ const serveDiscovery = getRequestListener((request, { incoming }) => discovery(r
 createServer((req, res) => {
   // req.url carries the query string (/openapi.json?x=1): match on the path alone.
   const { pathname } = new URL(req.url ?? '/', publicBaseUrl);
-  if (isServedPath(pathname)) return serveDiscovery(req, res);
   if (pathname === '/') return res.end('Studio home page, served by the host app.\n');
+  if (isServedPath(pathname)) return serveDiscovery(req, res);
   res.writeHead(404).end('Not found\n');
 }).listen(port, '127.0.0.1', () => console.log(`Serving the host app with the discovery API on ${publicBaseUrl}`));

@@ -5,7 +5,8 @@
  *   find the path's target in the route table (or the not-found one)
  *   -> count the request against the rate limit (CORS preflights and health are not counted)
  *   -> refuse it: 429 over quota, 503 when failing closed
- *   -> answer: 404, preflight, 405 with Allow, or the route's answer (a prepared document, health, MCP)
+ *   -> answer: 404, preflight, 405 with Allow, or the route's answer (a prepared document, health,
+ *      a docs file, MCP)
  *
  * The headers every answer carries were fixed per path at start-up (headers.ts); the rate-limit
  * fields of this request are added to them.
@@ -14,6 +15,7 @@ import { withAccessLog, type RequestInfo } from './access-log.ts';
 import { originAllowed, preflight } from './cors.ts';
 import { withDefaults } from './defaults.ts';
 import { deprecationNotice, type Deprecation } from './deprecation.ts';
+import { CONTENT_SIGNAL_DEFAULT } from './discovery/robots.ts';
 import type { HeaderRecord } from './headers.ts';
 import { pathOf, respond, type HeaderAssembly } from './http.ts';
 import { InFlight } from './in-flight.ts';
@@ -42,6 +44,10 @@ export interface HandlerOptions {
   logger?: Logger;
   /** One `request` log line per request (time, request id, method, path, status, duration, client key). */
   accessLog?: boolean;
+  /** Serve the API reference page at /docs and link to it (default true). */
+  docsPage?: boolean;
+  /** robots.txt's `Content-Signal` line (contentsignals.org; default `search=yes, ai-input=yes`). */
+  contentSignal?: string;
   /**
    * How response headers are put together: `template` copies a `Headers` object made at start-up,
    * which is faster on Bun; `record` (the default) merges plain records, faster on Node, Deno and Workers.
@@ -80,13 +86,16 @@ export async function createHandler(options: HandlerOptions): Promise<Handler> {
     storeKind: rateLimit.storeKind,
     mcp,
     assembly: options.headerAssembly ?? 'record',
+    docsPage: options.docsPage ?? true,
+    contentSignal: options.contentSignal ?? CONTENT_SIGNAL_DEFAULT,
   };
   // Swapped whole on reload; each request reads it once, so it sees either the old facts or the new.
   let surface: Surface = await buildSurface(settings, options.facts);
 
   async function answer(request: Request, { clientAddress, requestId }: RequestInfo): Promise<Response> {
     const { method } = request;
-    const target = surface.targetOf(pathOf(request.url));
+    const path = pathOf(request.url);
+    const target = surface.targetOf(path);
     let limits: HeaderRecord = {};
     try {
       const checked = rateLimit.check(request, clientAddress, counted(target.route, method));
@@ -106,6 +115,7 @@ export async function createHandler(options: HandlerOptions): Promise<Handler> {
       }
       if (!takes(route, method)) return problem(request, target, 'method_not_allowed', limits);
       if (route.answer === 'health') return respond(request, await surface.health(rateLimit.failure()), limits);
+      if (route.answer === 'asset') return respond(request, await surface.asset(path), limits);
       if (route.answer === 'mcp') {
         const answered = await surface.mcp(request, target.headers, limits);
         return typeof answered === 'string' ? problem(request, target, answered, limits) : answered;
@@ -113,7 +123,7 @@ export async function createHandler(options: HandlerOptions): Promise<Handler> {
       return respond(request, target.document!, limits);
     } catch (error) {
       const id = requestId ?? crypto.randomUUID();
-      log({ level: 'error', event: 'request_failed', requestId: id, method, path: pathOf(request.url), error: errorField(error) });
+      log({ level: 'error', event: 'request_failed', requestId: id, method, path, error: errorField(error) });
       return problem(request, target, 'internal_error', limits, { instance: `urn:uuid:${id}` });
     }
   }
@@ -138,7 +148,7 @@ export async function createHandler(options: HandlerOptions): Promise<Handler> {
     idle: () => inFlight.idle(),
     close: () => rateLimit.close(),
     async reload(facts: Product) {
-      surface = await buildSurface(settings, facts);
+      surface = await buildSurface(settings, facts, surface);
       log({ level: 'info', event: 'facts_reloaded', reviewedOn: facts.product.reviewedOn });
     },
   });

@@ -6,6 +6,7 @@
  * set by the rate limit, the representation's own (Content-Type, ETag, Content-Length, Vary) by http.ts.
  */
 import type { DeprecationNotice } from './deprecation.ts';
+import { DOCS_CSP } from './docs/page.ts';
 import { allowOf, isV1Path, LINK_TARGETS, OPENAPI_PATH, type Route } from './route.ts';
 import type { ProblemCode } from './schemas.ts';
 
@@ -53,6 +54,11 @@ export const HEADERS = {
     description: 'RFC 8594: HTTP-date after which v1 may stop answering; present only while a deprecation is configured.',
   },
   'Cache-Control': { exposed: false, description: 'Caching policy of the response; `no-store` on every error.' },
+  'Content-Security-Policy': {
+    exposed: false,
+    description: "On the docs page: only this origin's scripts, styles and fetches, images also as `data:`, no framing, no `<base>`.",
+  },
+  'Referrer-Policy': { exposed: false, description: 'On the docs page: `no-referrer`.' },
   Vary: { exposed: false, description: 'Request headers that select the representation.' },
   Allow: { exposed: false, description: 'The methods the path accepts (RFC 9110 section 10.2.1).' },
   'X-Content-Type-Options': { exposed: false, description: 'Always `nosniff`.' },
@@ -77,12 +83,16 @@ export type AnswerKind = 'document' | 'notModified' | 'problem' | 'preflight' | 
 const RATE_LIMIT: HeaderName[] = ['RateLimit-Policy', 'RateLimit', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'];
 const EVERY_ANSWER: HeaderName[] = [...RATE_LIMIT, 'Link', 'X-Content-Type-Options', 'Access-Control-Allow-Origin', 'Access-Control-Expose-Headers'];
 
-/** The headers an answer of `kind` on `path` carries: the OpenAPI document lists these, and `pathHeaders` fills the fixed ones. */
-export function carriedHeaders(path: string, kind: AnswerKind, code?: ProblemCode): HeaderName[] {
+/**
+ * The headers an answer of `kind` on `path` (served by `route`) carries: the OpenAPI document lists
+ * these, and `pathHeaders` fills the fixed ones.
+ */
+export function carriedHeaders(path: string, kind: AnswerKind, code?: ProblemCode, route?: Route): HeaderName[] {
   const names = [...EVERY_ANSWER];
   if (isV1Path(path)) names.push('Deprecation', 'Sunset');
-  if (kind === 'document' || kind === 'notModified') names.push('ETag', 'Cache-Control');
-  if (kind === 'document') names.push('Vary');
+  if (kind === 'document' || kind === 'notModified') names.push('ETag', 'Cache-Control', 'Vary');
+  // A page for people is held to its own policy: no other origin, no referrer sent on.
+  if (route?.mediaType === 'text/html' && (kind === 'document' || kind === 'notModified')) names.push('Content-Security-Policy', 'Referrer-Policy');
   // Every answer with status 400 or more, the MCP's JSON-RPC errors included, is never stored.
   if (kind === 'problem' || kind === 'mcpError' || kind === 'preflight') names.push('Cache-Control');
   if (kind === 'preflight' || code === 'method_not_allowed') names.push('Allow');
@@ -95,6 +105,8 @@ export function carriedHeaders(path: string, kind: AnswerKind, code?: ProblemCod
 /** What the fixed values depend on: the service's settings and the path. */
 export interface HeaderSettings {
   base: string;
+  /** Whether the docs page is served: links to it depend on it. */
+  docsPage: boolean;
   deprecation?: DeprecationNotice;
   /** The rate-limit fields that are the same on every answer (the policy and the quota). */
   rateLimitPolicy: HeaderRecord;
@@ -117,22 +129,26 @@ const FIXED: Partial<Record<HeaderName, (at: Place) => string | undefined>> = {
   Sunset: (at) => at.deprecation?.headers.Sunset,
   'Cache-Control': (at) => (at.kind === 'document' || at.kind === 'notModified' ? at.route?.cacheControl : NO_STORE),
   Allow: (at) => (at.route ? allowOf(at.route) : undefined),
+  'Content-Security-Policy': () => DOCS_CSP,
+  'Referrer-Policy': () => 'no-referrer',
   'Access-Control-Allow-Methods': (at) => (at.route ? allowOf(at.route) : undefined),
   'Access-Control-Max-Age': () => String(PREFLIGHT_MAX_AGE_SECONDS),
-  // A document's Vary names the negotiated request headers and is set with its representation (http.ts).
-  Vary: (at) => (at.kind === 'preflight' ? 'Access-Control-Request-Headers' : undefined),
+  // RFC 9110 section 12.5.5: a document chosen by Accept varies by it; http.ts adds Accept-Encoding to a coded one.
+  Vary: (at) => (at.kind === 'preflight' ? 'Access-Control-Request-Headers' : at.route?.alternates ? 'Accept' : undefined),
 };
 
-function linkOf({ base, path, route, deprecation }: Place): string {
+function linkOf({ base, path, route, deprecation, docsPage }: Place): string {
   const links = [`<${base}${OPENAPI_PATH}>; rel="service-desc"`];
   if (deprecation && isV1Path(path)) links.push(deprecation.successorLink);
-  for (const relation of route?.links ?? []) links.push(`<${base}${LINK_TARGETS[relation]}>; rel="${relation}"`);
+  for (const relation of route?.links ?? []) {
+    if (relation !== 'service-doc' || docsPage) links.push(`<${base}${LINK_TARGETS[relation]}>; rel="${relation}"`);
+  }
   return links.join(', ');
 }
 
 function fixedHeaders(at: Place, code?: ProblemCode): HeaderRecord {
   const record: HeaderRecord = {};
-  for (const name of carriedHeaders(at.path, at.kind, code)) {
+  for (const name of carriedHeaders(at.path, at.kind, code, at.route)) {
     const value = FIXED[name]?.(at);
     if (value !== undefined) record[name] = value;
   }

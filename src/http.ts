@@ -4,7 +4,7 @@
  * conditional GET (304) and HEAD.
  */
 import { mergeHeaders, type HeaderRecord } from './headers.ts';
-import { acceptsGzip } from './negotiation.ts';
+import { acceptsGzip, mediaTypeChooser } from './negotiation.ts';
 
 const encoder = new TextEncoder();
 const GZIP_THRESHOLD_BYTES = 1024;
@@ -49,6 +49,8 @@ export interface Prepared {
   identity: Variant;
   /** The same representation gzip-coded, when it is large enough to be worth it. */
   gzip?: Variant;
+  /** For a document with other representations: the one to send for the request's Accept. */
+  choose?: (accept: string | null) => Prepared;
 }
 
 interface Variant {
@@ -98,7 +100,7 @@ export async function prepareDocument(
   const body = bytesOf(value);
   const typed = mergeHeaders(headers, { 'Content-Type': contentType });
   if (body.byteLength < GZIP_THRESHOLD_BYTES) return { status: 200, identity: await documentVariant(body, typed, assembly) };
-  typed.Vary = 'Accept-Encoding';
+  typed.Vary = typed.Vary ? `${typed.Vary}, Accept-Encoding` : 'Accept-Encoding';
   // RFC 9110 section 8.8.3: each content coding is a different representation with its own strong ETag.
   const [identity, coded] = await Promise.all([
     documentVariant(body, typed, assembly),
@@ -126,8 +128,19 @@ function matchesIfNoneMatch(ifNoneMatch: string | null, etag: string): boolean {
   return ifNoneMatch.split(',').some((candidate) => candidate.trim().replace(/^W\//, '') === opaque);
 }
 
-/** Chooses the coding, answers a conditional GET with 304 and a HEAD with no body; `extra` varies per request. */
+/**
+ * A document offered in several media types (RFC 9110 section 12.5.1): `representations` by media
+ * type, the first the default; each keeps its own ETag.
+ */
+export function negotiated(representations: Map<string, Prepared>): Prepared {
+  const types = [...representations.keys()] as [string, ...string[]];
+  const choose = mediaTypeChooser(types);
+  return { ...representations.get(types[0])!, choose: (accept) => representations.get(choose(accept))! };
+}
+
+/** Chooses the representation and the coding, answers a conditional GET with 304 and a HEAD with no body; `extra` varies per request. */
 export function respond(request: Request, prepared: Prepared, extra: HeaderRecord): Response {
+  if (prepared.choose) prepared = prepared.choose(request.headers.get('accept'));
   const chosen = prepared.gzip && acceptsGzip(request.headers.get('accept-encoding')) ? prepared.gzip : prepared.identity;
   if (chosen.etag && matchesIfNoneMatch(request.headers.get('if-none-match'), chosen.etag)) {
     return new Response(null, { status: 304, headers: chosen.buildNotModified!(extra) });

@@ -88,5 +88,3 @@ export function mediaTypeChooser<T extends string>(offered: readonly [T, ...T[]]
   return (accept) => (accept ? choose(accept) : offered[0]);
 }
 
-/** The product's representations: JSON by default and on ties; the facts as Markdown, also sent as plain text. */
-export const chooseProductType = mediaTypeChooser(['application/json', 'text/markdown', 'text/plain'] as const);

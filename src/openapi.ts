@@ -4,11 +4,13 @@
  */
 import * as v from 'valibot';
 import { toJsonSchemaDefs } from '@valibot/to-json-schema';
+import { describeTools, mcpMarkdown } from './docs/mcp-markdown.ts';
 import { carriedHeaders, headerComponents, type AnswerKind } from './headers.ts';
-import { TOOL_NAMES } from './mcp/tools.ts';
+import { resourceInfos } from './mcp/resources.ts';
+import { TOOLS } from './mcp/tools.ts';
 import { MCP_PROTOCOL_VERSIONS } from './mcp/versions.ts';
 import { problemDescription } from './problems.ts';
-import { allowOf, isV1Path, type BuildContext, type Route } from './route.ts';
+import { allowOf, isV1Path, MCP_PATH, type BuildContext, type Route } from './route.ts';
 import * as discovery from './discovery/schemas.ts';
 import * as schemas from './schemas.ts';
 import type { ProblemCode } from './schemas.ts';
@@ -27,9 +29,15 @@ const COMPONENTS = [
   schemas.OpenApiDocument,
   schemas.JsonRpcMessage,
   schemas.JsonRpcResponse,
+  discovery.RootDocument,
   discovery.ApiCatalog,
   discovery.LlmsText,
+  discovery.LlmsFullText,
+  discovery.RobotsText,
+  discovery.ProductMarkdown,
   discovery.ServerCard,
+  discovery.DocsPage,
+  discovery.DocsAsset,
 ];
 
 const nameOf = (schema: v.GenericSchema) => v.getTitle(schema as v.SchemaWithPipe<[v.GenericSchema, v.TitleAction<unknown, string>]>)!;
@@ -37,8 +45,17 @@ const ref = (schema: v.GenericSchema) => ({ $ref: `#/components/schemas/${nameOf
 const responseRef = (name: string) => ({ $ref: `#/components/responses/${name}` });
 
 /** The `headers` of a response: the names headers.ts says an answer of that kind carries. */
-const headersOf = (path: string, kind: AnswerKind, code?: ProblemCode) =>
-  Object.fromEntries(carriedHeaders(path, kind, code).map((name) => [name, { $ref: `#/components/headers/${name}` }]));
+const headersOf = (path: string, kind: AnswerKind, code?: ProblemCode, route?: Route) =>
+  Object.fromEntries(carriedHeaders(path, kind, code, route).map((name) => [name, { $ref: `#/components/headers/${name}` }]));
+
+/** A document's `content`: its default media type, its other representations, and the other types its paths are in. */
+function contentOf(route: Route) {
+  return {
+    [route.mediaType]: { schema: ref(route.body) },
+    ...Object.fromEntries((route.alternates ?? []).map(({ mediaType, body }) => [mediaType, { schema: ref(body) }])),
+    ...Object.fromEntries((route.otherMediaTypes ?? []).map((mediaType) => [mediaType, { schema: ref(route.body) }])),
+  };
+}
 
 /** Every API path outside /api/v1 carries the same problem headers: the shared responses use one of them. */
 const SHARED_PATH = '/';
@@ -69,10 +86,10 @@ function documentOperations(route: Route, deprecated: boolean) {
   const responses = (withBody: boolean) => ({
     '200': {
       description: route.summary,
-      headers: headersOf(route.path, 'document'),
-      ...(withBody ? { content: { [route.mediaType]: { schema: ref(route.body) } } } : {}),
+      headers: headersOf(route.path, 'document', undefined, route),
+      ...(withBody ? { content: contentOf(route) } : {}),
     },
-    '304': { description: 'Not modified: the If-None-Match ETag is current.', headers: headersOf(route.path, 'notModified') },
+    '304': { description: 'Not modified: the If-None-Match ETag is current.', headers: headersOf(route.path, 'notModified', undefined, route) },
     ...commonRefusals(route),
   });
   return {
@@ -87,7 +104,14 @@ function documentOperations(route: Route, deprecated: boolean) {
   };
 }
 
-function mcpOperations(route: Route, { mcp }: BuildContext) {
+/** How to connect, each tool with its schemas, the resources: Markdown generated from the definitions the endpoint serves. */
+function mcpGuide({ base, facts }: BuildContext): string {
+  const resources = resourceInfos(base, facts);
+  return mcpMarkdown({ base, protocolVersions: MCP_PROTOCOL_VERSIONS, tools: describeTools(TOOLS, facts), resources, prompts: [] });
+}
+
+function mcpOperations(route: Route, context: BuildContext) {
+  const { mcp } = context;
   const refusals = Object.fromEntries(
     (route.refusals ?? []).map((code) => {
       const { status, detail } = problemDescription(code);
@@ -99,9 +123,8 @@ function mcpOperations(route: Route, { mcp }: BuildContext) {
       operationId: route.operationId,
       summary: route.summary,
       description:
-        `${route.description} Revisions: ${MCP_PROTOCOL_VERSIONS.join(', ')}. Read-only tools: ${TOOL_NAMES.join(', ')}. ` +
-        'JSON-RPC errors stay inside a 200 JSON-RPC response; the problem responses below are HTTP-level refusals. ' +
-        `GET and DELETE answer 405 (Allow: ${allowOf(route)}).`,
+        `${route.description} JSON-RPC errors stay inside a JSON-RPC response; the problem responses below are HTTP-level ` +
+        `refusals (Allow: ${allowOf(route)}).\n\n${mcpGuide(context)}`,
       tags: [route.tag],
       requestBody: {
         required: true,
@@ -166,9 +189,12 @@ export function buildOpenApi(context: BuildContext, routes: readonly Route[]): R
     security: [],
     tags: [
       { name: 'v1', description: 'The versioned REST API. It changes only by adding fields.' },
-      { name: 'mcp', description: 'The Model Context Protocol endpoint for agents.' },
-      { name: 'service', description: 'The contract and the problem types.' },
-      { name: 'discovery', description: 'Where agents and crawlers find the API: the RFC 9727 API catalog, llms.txt and the MCP server card.' },
+      { name: 'mcp', description: `The Model Context Protocol endpoint for agents: how to connect, its tools, resources and prompts are under POST ${MCP_PATH}.` },
+      { name: 'service', description: 'The contract, the problem types and this reference page.' },
+      {
+        name: 'discovery',
+        description: "Where agents and crawlers find the API: the host's root, robots.txt, the RFC 9727 API catalog, llms.txt and llms-full.txt, the MCP server card.",
+      },
     ],
     paths,
     components: {

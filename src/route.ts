@@ -38,21 +38,39 @@ export interface BuildContext {
   version: string;
   deprecation?: DeprecationNotice;
   mcp: { maxBodyBytes: number };
+  /** Whether the docs page is served (DOCS_PAGE): every link to it depends on it. */
+  docsPage: boolean;
+  /** robots.txt's `Content-Signal` (contentsignals.org). */
+  contentSignal: string;
 }
 
 /** Builds a document's body (a JSON value, or text served as is) once per set of facts. */
 export type Builder = (context: BuildContext, params: Record<string, string>) => unknown;
 
-/** RFC 8288 relations a route's answers link to besides `service-desc`, each with the path it points at. */
-export const LINK_TARGETS = { 'api-catalog': API_CATALOG_PATH } as const;
+/**
+ * RFC 8288 relations a route's answers link to besides `service-desc`, each with the path it points
+ * at: the API catalog (RFC 9727 section 3), the docs page (RFC 8631) and the MCP server card.
+ */
+export const LINK_TARGETS = { 'api-catalog': API_CATALOG_PATH, 'service-doc': DOCS_PATH, describedby: SERVER_CARD_PATH } as const;
 export type LinkRelation = keyof typeof LINK_TARGETS;
+
+/** Another representation of a document, chosen by the request's Accept (RFC 9110 section 12.5.1). */
+export interface Alternate {
+  mediaType: string;
+  /** Its body's schema (the OpenAPI document's). */
+  body: v.GenericSchema;
+  build: Builder;
+}
 
 export interface Route {
   /** OpenAPI path template. */
   path: string;
   methods: readonly Method[];
-  /** How it is answered: the builder of a document (built once from the facts), or per request. */
-  answer: Builder | 'health' | 'mcp';
+  /**
+   * How it is answered: the builder of a document (built once per set of facts), health or the MCP
+   * endpoint (per request), or a file of the docs page (loaded with the first request for one).
+   */
+  answer: Builder | 'health' | 'mcp' | 'asset';
   operationId: string;
   summary: string;
   description: string;
@@ -61,8 +79,12 @@ export interface Route {
   body: v.GenericSchema;
   /** The media type, without parameters (the OpenAPI content key). */
   mediaType: string;
-  /** The exact Content-Type of a success answer, when it is not `{mediaType}; charset=utf-8`. */
-  contentType?: string;
+  /** The exact Content-Type of a success answer, when it is not `{mediaType}; charset=utf-8` (per path when the path decides). */
+  contentType?: string | ((params: Record<string, string>) => string);
+  /** The document's other representations; the default one is `mediaType`'s. */
+  alternates?: readonly Alternate[];
+  /** Other media types a path of the route answers with (files of several types under one template). */
+  otherMediaTypes?: readonly string[];
   /** Cache-Control of a success answer (a document's; MCP answers carry the SDK's). */
   cacheControl?: string;
   /** Path parameters and the values each takes; every combination is an exact path. */
@@ -76,6 +98,8 @@ export interface Route {
   links?: readonly LinkRelation[];
   /** The HTTP-level refusals of the route besides the rate limit's, answered as problems. */
   refusals?: readonly ProblemCode[];
+  /** Served only while the docs page is on (DOCS_PAGE). */
+  docsPage?: true;
 }
 
 /** The exact paths a route serves: its template filled with every combination of parameter values. */
@@ -87,8 +111,14 @@ export function pathsOf(route: Route): { path: string; params: Record<string, st
   return paths;
 }
 
-/** The Content-Type of a route's success answers. */
-export const contentTypeOf = (route: Route) => route.contentType ?? `${route.mediaType}; charset=utf-8`;
+/** The Content-Type of a route's success answers on the path its `params` fill. */
+export function contentTypeOf(route: Route, params: Record<string, string> = {}): string {
+  const { contentType } = route;
+  return typeof contentType === 'function' ? contentType(params) : (contentType ?? `${route.mediaType}; charset=utf-8`);
+}
+
+/** Every media type a route's success answers may have, the default first. */
+export const mediaTypesOf = (route: Route) => [route.mediaType, ...(route.alternates ?? []).map((alternate) => alternate.mediaType), ...(route.otherMediaTypes ?? [])];
 
 /** RFC 9110 section 10.2.1: the methods a route's paths accept. */
 export const allowOf = (route: Route) => [...route.methods, 'OPTIONS'].join(', ');

@@ -89,8 +89,8 @@ export const ApiIndex = v.pipe(
     description: text,
     links: v.object({
       self: webUrl, health: webUrl, product: webUrl, openapi: webUrl, problems: webUrl,
-      // The discovery documents: RFC 9727 API catalog, llms.txt, MCP server card.
-      apiCatalog: webUrl, llmsTxt: webUrl, mcpServerCard: webUrl,
+      // The discovery documents: RFC 9727 API catalog, llms.txt, MCP server card; the docs page while it is served.
+      apiCatalog: webUrl, llmsTxt: webUrl, mcpServerCard: webUrl, docs: v.optional(webUrl),
     }),
     mcp: v.object({
       url: webUrl,

@@ -7,12 +7,13 @@
 import pkg from '../package.json' with { type: 'json' };
 import type { DeprecationNotice } from './deprecation.ts';
 import { pathHeaders, type HeaderSettings, type PathHeaders } from './headers.ts';
-import { prepareDocument, type HeaderAssembly, type Prepared } from './http.ts';
+import { loadDocsAssetBodies } from './docs/assets.ts';
+import { negotiated, prepareDocument, type HeaderAssembly, type Prepared } from './http.ts';
 import { createMcpHttpEndpoint, type McpHttpEndpoint, type McpOptions } from './mcp/endpoint.ts';
 import { describeResources } from './mcp/resources.ts';
 import { prepareProblem } from './problems.ts';
-import { API_PATH, contentTypeOf, isV1Path, pathsOf, type BuildContext, type Route } from './route.ts';
-import { ROUTES } from './routes.ts';
+import { API_PATH, contentTypeOf, isV1Path, pathsOf, type BuildContext, type Builder, type Route } from './route.ts';
+import { ROUTES, servedRoutes } from './routes.ts';
 import type { Health, ProblemCode, Product } from './schemas.ts';
 
 export interface Settings extends HeaderSettings {
@@ -21,6 +22,7 @@ export interface Settings extends HeaderSettings {
   mcp: McpOptions;
   /** How response headers are put together (the runtime entry's choice). */
   assembly: HeaderAssembly;
+  contentSignal: string;
 }
 
 /** What is served on one exact path; a path the service does not serve has no route. */
@@ -40,6 +42,8 @@ export interface Surface {
   /** The health answer; `failure` says why the service is degraded. */
   health(failure: string | undefined): Promise<Prepared>;
   mcp: McpHttpEndpoint;
+  /** A file of the docs page, prepared on the first request for it. */
+  asset(path: string): Promise<Prepared>;
 }
 
 function target(settings: Settings, headers: PathHeaders, route?: Route, document?: Prepared): Target {
@@ -56,7 +60,40 @@ function target(settings: Settings, headers: PathHeaders, route?: Route, documen
   };
 }
 
-export async function buildSurface(settings: Settings, facts: Product): Promise<Surface> {
+/** A document's answer: its default representation, or all of them chosen by Accept when it has others. */
+async function prepareRoute(route: Route, answer: Builder, context: BuildContext, params: Record<string, string>, headers: PathHeaders, settings: Settings): Promise<Prepared> {
+  const prepare = (value: unknown, contentType: string) => prepareDocument(value, { contentType, headers: headers.document, assembly: settings.assembly });
+  const preferred = await prepare(answer(context, params), contentTypeOf(route, params));
+  if (!route.alternates) return preferred;
+  const representations = new Map([[route.mediaType, preferred]]);
+  for (const { mediaType, build } of route.alternates) representations.set(mediaType, await prepare(build(context, params), `${mediaType}; charset=utf-8`));
+  return negotiated(representations);
+}
+
+/**
+ * The docs page's files, prepared on the first request for each: they do not depend on the facts,
+ * so a reload keeps them, and a process that never serves them never loads their bytes.
+ */
+function assetAnswers(targets: Map<string, Target>, settings: Settings): (path: string) => Promise<Prepared> {
+  const prepared = new Map<string, Promise<Prepared>>();
+  return (path) => {
+    let answer = prepared.get(path);
+    if (!answer) {
+      const { route, headers } = targets.get(path)!;
+      const params = pathsOf(route!).find((each) => each.path === path)!.params;
+      answer = loadDocsAssetBodies().then((bodies) =>
+        prepareDocument(bodies.get(path)!, { contentType: contentTypeOf(route!, params), headers: headers.document, assembly: settings.assembly }),
+      );
+      // A failed load is not kept: the next request tries again.
+      answer.catch(() => prepared.delete(path));
+      prepared.set(path, answer);
+    }
+    return answer;
+  };
+}
+
+/** Builds everything from the facts; `previous` (the surface a reload replaces) hands over what does not depend on them. */
+export async function buildSurface(settings: Settings, facts: Product, previous?: Surface): Promise<Surface> {
   const context: BuildContext = {
     base: settings.base,
     facts,
@@ -64,15 +101,15 @@ export async function buildSurface(settings: Settings, facts: Product): Promise<
     version: pkg.version,
     deprecation: settings.deprecation,
     mcp: settings.mcp,
+    docsPage: settings.docsPage,
+    contentSignal: settings.contentSignal,
   };
   const targets = new Map<string, Target>();
-  for (const route of ROUTES) {
+  for (const route of servedRoutes(settings.docsPage)) {
     for (const { path, params } of pathsOf(route)) {
       const headers = pathHeaders(settings, path, route);
-      const document =
-        typeof route.answer === 'function'
-          ? await prepareDocument(route.answer(context, params), { contentType: contentTypeOf(route), headers: headers.document, assembly: settings.assembly })
-          : undefined;
+      const { answer } = route;
+      const document = typeof answer === 'function' ? await prepareRoute(route, answer, context, params, headers, settings) : undefined;
       targets.set(path, target(settings, headers, route, document));
     }
   }
@@ -101,5 +138,6 @@ export async function buildSurface(settings: Settings, facts: Product): Promise<
     targetOf: (path) => targets.get(path) ?? (isV1Path(path) ? unknownV1 : unknown),
     health: (failure) => (failure ? degradedFor(failure) : Promise.resolve(healthy)),
     mcp: createMcpHttpEndpoint(facts, { name: context.name, version: pkg.version }, resources, settings.mcp),
+    asset: previous?.asset ?? assetAnswers(targets, settings),
   };
 }

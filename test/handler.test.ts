@@ -97,6 +97,7 @@ describe('handler', () => {
       apiCatalog: `${BASE}/.well-known/api-catalog`,
       llmsTxt: `${BASE}/llms.txt`,
       mcpServerCard: `${BASE}/mcp/server-card`,
+      docs: `${BASE}/docs`,
     });
     expect(index.mcp).toMatchObject({ url: `${BASE}/mcp`, transport: 'streamable-http' });
     expect(index.mcp.tools).toEqual(['get_product_overview', 'list_public_resources', 'list_start_options']);
@@ -131,7 +132,7 @@ describe('handler', () => {
     expect(refused.headers.get('content-encoding')).toBeNull();
   });
 
-  it.each(['/', '/api', '/api/v2', '/api/v1/products', '/openapi.yaml', '/problems/unknown', '/mcp/extra'])(
+  it.each(['/api', '/api/v2', '/api/v1/products', '/openapi.yaml', '/problems/unknown', '/mcp/extra', '/docs/', '/docs/nope.js', '/index.html'])(
     'answers %s with the 404 problem',
     async (path) => {
       const body = await expectProblem(await handle(get(path)), 404, 'api_route_not_found');

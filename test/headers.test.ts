@@ -6,7 +6,7 @@ import { PROBLEM_CODES } from '../src/schemas.ts';
 
 const BASE = 'https://api.example.com';
 const route = (path: string) => ROUTES.find((candidate) => candidate.path === path)!;
-const settings: HeaderSettings = { base: BASE, rateLimitPolicy: { 'RateLimit-Policy': '"default";q=120;w=60', 'X-RateLimit-Limit': '120' } };
+const settings: HeaderSettings = { base: BASE, docsPage: true, rateLimitPolicy: { 'RateLimit-Policy': '"default";q=120;w=60', 'X-RateLimit-Limit': '120' } };
 const deprecated: HeaderSettings = {
   ...settings,
   deprecation: deprecationNotice(BASE, { deprecatedAt: new Date('2027-01-01'), sunsetAt: new Date('2027-07-01'), successorPath: '/api/v2' }),

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { acceptsGzip, admitsJson, chooseProductType, isJsonMediaType } from '../src/negotiation.ts';
+import { acceptsGzip, admitsJson, isJsonMediaType, mediaTypeChooser } from '../src/negotiation.ts';
+
+/** The product's representations: JSON by default and on ties; the facts as Markdown, also sent as plain text. */
+const chooseProductType = mediaTypeChooser(['application/json', 'text/markdown', 'text/plain'] as const);
 
 describe('acceptsGzip (RFC 9110 section 12.5.3)', () => {
   it.each([
@@ -61,7 +64,7 @@ describe('isJsonMediaType (RFC 9110 section 8.3.1)', () => {
   });
 });
 
-describe('chooseProductType (RFC 9110 section 12.5.1)', () => {
+describe('mediaTypeChooser over the product\'s types (RFC 9110 section 12.5.1)', () => {
   it.each([
     [null, 'application/json'],
     ['', 'application/json'],

@@ -15,6 +15,7 @@ describe('a route declaration', () => {
 
   it('allows each route its methods and OPTIONS', () => {
     expect(Object.fromEntries(ROUTES.map((each) => [each.path, allowOf(each)]))).toEqual({
+      '/': 'GET, HEAD, OPTIONS',
       '/api/v1': 'GET, HEAD, OPTIONS',
       '/api/v1/health': 'GET, HEAD, OPTIONS',
       '/api/v1/product': 'GET, HEAD, OPTIONS',
@@ -23,6 +24,11 @@ describe('a route declaration', () => {
       '/.well-known/api-catalog': 'GET, HEAD, OPTIONS',
       '/llms.txt': 'GET, HEAD, OPTIONS',
       '/mcp/server-card': 'GET, HEAD, OPTIONS',
+      '/.well-known/mcp/server-card.json': 'GET, HEAD, OPTIONS',
+      '/llms-full.txt': 'GET, HEAD, OPTIONS',
+      '/robots.txt': 'GET, HEAD, OPTIONS',
+      '/docs': 'GET, HEAD, OPTIONS',
+      '/docs/{asset}': 'GET, HEAD, OPTIONS',
       '/mcp': 'POST, OPTIONS',
     });
   });
@@ -33,13 +39,21 @@ describe('a route declaration', () => {
   });
 
   it('gives each success answer the exact Content-Type of the contract', () => {
-    const contentTypes = Object.fromEntries(ROUTES.map((each) => [each.path, contentTypeOf(each)]));
+    const contentTypes = Object.fromEntries(ROUTES.filter((each) => !each.params).map((each) => [each.path, contentTypeOf(each)]));
     expect(contentTypes).toMatchObject({
+      '/': 'application/json; charset=utf-8',
       '/api/v1': 'application/json; charset=utf-8',
       '/.well-known/api-catalog': 'application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"',
       '/llms.txt': 'text/markdown; charset=utf-8',
+      '/llms-full.txt': 'text/markdown; charset=utf-8',
+      '/robots.txt': 'text/plain; charset=utf-8',
+      '/docs': 'text/html; charset=utf-8',
       '/mcp/server-card': 'application/mcp-server-card+json',
+      '/.well-known/mcp/server-card.json': 'application/mcp-server-card+json',
     });
+    const asset = route('/docs/{asset}');
+    const types = pathsOf(asset).map(({ params }) => contentTypeOf(asset, params));
+    expect(new Set(types)).toEqual(new Set(['text/javascript; charset=utf-8', 'text/css; charset=utf-8']));
   });
 
   it('tells which paths are under /api/v1', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { pathsOf } from '../src/route.ts';
-import { isServedPath, ROUTES } from '../src/routes.ts';
+import { isServedPath, ROUTES, servedRoutes } from '../src/routes.ts';
 
 describe('the route table', () => {
   it('declares each path once', () => {
@@ -10,8 +10,8 @@ describe('the route table', () => {
 
   it('gives every document a builder and a cache policy, and unique operation ids', () => {
     for (const route of ROUTES.filter((route) => route.answer !== 'mcp')) {
-      expect(route.cacheControl, route.path).toMatch(/^(public, max-age=\d+|no-store)$/);
-      if (route.answer !== 'health') expect(typeof route.answer, route.path).toBe('function');
+      expect(route.cacheControl, route.path).toMatch(/^(public, max-age=\d+(, immutable)?|no-store)$/);
+      if (route.answer !== 'health' && route.answer !== 'asset') expect(typeof route.answer, route.path).toBe('function');
     }
     const ids = ROUTES.map((route) => route.operationId);
     expect(new Set(ids).size).toBe(ids.length);
@@ -28,9 +28,17 @@ describe('the route table', () => {
     expect([...mcp.refusals!].sort()).toEqual(['not_acceptable', 'origin_not_allowed', 'payload_too_large', 'unsupported_media_type']);
   });
 
-  it('links the API and the catalog to the catalog (RFC 9727 section 3)', () => {
+  it('links the API and the catalog to the catalog (RFC 9727 section 3), and the root to everything', () => {
     const linking = ROUTES.filter((route) => route.links?.includes('api-catalog')).map((route) => route.path);
-    expect(linking.sort()).toEqual(['/.well-known/api-catalog', '/api/v1']);
+    expect(linking.sort()).toEqual(['/', '/.well-known/api-catalog', '/api/v1']);
+    expect(ROUTES.find((route) => route.path === '/')!.links).toEqual(['api-catalog', 'service-doc', 'describedby']);
+  });
+
+  it('serves the docs page and its files only while the docs page is on', () => {
+    const docs = ROUTES.filter((route) => route.docsPage).map((route) => route.path);
+    expect(docs).toEqual(['/docs', '/docs/{asset}']);
+    expect(servedRoutes(true)).toEqual(ROUTES);
+    expect(servedRoutes(false).map((route) => route.path)).toEqual(ROUTES.map((route) => route.path).filter((path) => !docs.includes(path)));
   });
 
   it('matches exactly the paths the table serves', () => {

@@ -9,6 +9,8 @@ const settings: Settings = {
   storeKind: 'memory',
   mcp: { allowedOrigins: [BASE], maxBodyBytes: 65536 },
   assembly: 'record',
+  docsPage: true,
+  contentSignal: 'search=yes, ai-input=yes',
 };
 const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
 

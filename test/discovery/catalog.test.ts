@@ -60,16 +60,16 @@ describe('GET /.well-known/api-catalog', () => {
     expect(new Set(links.map((link) => link.rel))).toEqual(new Set(['service-desc', 'service-doc', 'status', 'service-meta']));
   });
 
-  it('points service-doc at exactly the facts’ docs resources, as HTML', () => {
+  it('points service-doc at the docs page, then exactly the facts’ docs resources, as HTML', () => {
     const docs = sampleFacts().resources.filter((resource) => resource.kind === 'docs').map((resource) => resource.url);
     const serviceDocs = links.filter((link) => link.rel === 'service-doc');
-    expect(serviceDocs.map((link) => link.href)).toEqual(docs);
+    expect(serviceDocs.map((link) => link.href)).toEqual([`${BASE}/docs`, ...docs]);
     for (const link of serviceDocs) expect(link.type).toBe('text/html');
   });
 
-  it('resolves every other link on the service with 200 and the type the catalog names', async () => {
-    const own = links.filter((link) => link.rel !== 'service-doc');
-    expect(own.map((link) => link.rel).sort()).toEqual(['service-desc', 'service-meta', 'status']);
+  it('resolves every link on the service with 200 and the type the catalog names', async () => {
+    const own = links.filter((link) => link.href.startsWith(`${BASE}/`));
+    expect(own.map((link) => link.rel).sort()).toEqual(['service-desc', 'service-doc', 'service-meta', 'status']);
     for (const link of own) {
       expect(link.href.startsWith(`${BASE}/`), link.href).toBe(true);
       const answer = await handle(new Request(link.href));
@@ -91,10 +91,10 @@ describe('GET /.well-known/api-catalog', () => {
     expect(answer.headers.get('link')).not.toContain('api-catalog');
   });
 
-  it('leaves service-doc out when the facts list no docs', async () => {
+  it('leaves service-doc out when the facts list no docs and the docs page is off', async () => {
     const facts = sampleFacts();
     facts.resources = facts.resources.filter((resource) => resource.kind !== 'docs');
-    const other = await makeHandler({ facts });
+    const other = await makeHandler({ facts, docsPage: false });
     const document = await (await other(get('/.well-known/api-catalog'))).json();
     expect(expectLinkset(document).map((link) => link.rel).sort()).toEqual(['service-desc', 'service-meta', 'status']);
   });

@@ -357,7 +357,7 @@ describe.each(ENTRIES)('%s entry: HTTP contract', (runtime) => {
   });
 
   describe('unknown paths', () => {
-    it.each(['/', '/api', '/api/', '/api/v2', '/api/v1/nope', '/api/v1/products', '/openapi.yaml', '/problems/nope', '/mcp/x', '/index.html'])(
+    it.each(['/api', '/api/', '/api/v2', '/api/v1/nope', '/api/v1/products', '/openapi.yaml', '/problems/nope', '/mcp/x', '/index.html', '/docs/', '/docs/nope.js', '//'])(
       'GET %s is the 404 api_route_not_found problem pointing at the OpenAPI document',
       async (path) => {
         const response = await send(url(path));
@@ -378,9 +378,9 @@ describe.each(ENTRIES)('%s entry: HTTP contract', (runtime) => {
       },
     );
 
-    it('HEAD / is a 404 without a body; Content-Length is the GET length or absent', async () => {
-      const get = await send(url('/'));
-      const head = await sendRaw(base, 'HEAD', '/');
+    it('HEAD /nope is a 404 without a body; Content-Length is the GET length or absent', async () => {
+      const get = await send(url('/nope'));
+      const head = await sendRaw(base, 'HEAD', '/nope');
       expect(head.status).toBe(404);
       expectMediaType(head.headers, 'application/problem+json');
       expectHeadMatchesGet(head, get);
