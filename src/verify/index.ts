@@ -136,7 +136,10 @@ function plan(targets: Target[], gets: Map<string, Answer>, budget: number) {
 
 function stopCheck(stop: Stop, session: Session): Check {
   if (stop.reason === 'budget') {
-    return fail('budget', `at most ${MAX_REQUESTS} requests`, `the run needed more`, 'a verify defect: report it with the deployment\'s /openapi.json');
+    const hint = session.limit < MAX_REQUESTS
+      ? `a budget of ${session.limit} does not cover the checks every run makes: give it more, up to ${MAX_REQUESTS}`
+      : 'a verify defect: report it with the deployment\'s /openapi.json';
+    return fail('budget', `at most ${session.limit} requests`, 'the run needed more', hint);
   }
   const answer = stop.answer!;
   const retry = Number(answer.headers.get('retry-after') ?? 0);

@@ -57,7 +57,8 @@ export class Session {
   constructor(
     /** The URL checked, without a trailing slash. */
     readonly base: string,
-    private readonly limit = MAX_REQUESTS,
+    /** The request budget of this run. */
+    readonly limit = MAX_REQUESTS,
     private readonly fetchImpl: typeof fetch = fetch,
   ) {}
 

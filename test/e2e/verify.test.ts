@@ -38,6 +38,9 @@ const EXPECTED_IDS = [
   'not-found', 'method-not-allowed', 'options', 'headers.nosniff', 'headers.link', 'headers.cors', 'headers.rate-limit', 'headers.etag',
   'headers.cache-control', 'deprecation', 'discovery.api-catalog', 'discovery.llms-txt', 'discovery.server-card',
   'mcp.modern', 'mcp.legacy', 'mcp.tools', 'mcp.resources', 'version',
+  // The front door.
+  'get:/', 'get:/robots.txt', 'get:/llms-full.txt', 'get:/.well-known/mcp/server-card.json', 'get:/docs', 'discovery.root',
+  'discovery.robots', 'discovery.llms-full', 'discovery.docs',
 ];
 
 describe.each(ENTRIES)('product-discovery verify against %s', (runtime) => {
