@@ -1,7 +1,8 @@
 /**
  * @module `npm run build`: the docs page's assets (`npm run build:docs`), then src/ compiled to dist/
  * (tsconfig.build.json) with the repository's TypeScript, then Swagger UI's licences beside the
- * assets in dist/. Plain JavaScript, so it runs where no TypeScript loader is installed.
+ * assets in dist/ and the facts file's JSON Schema (dist/schemas/facts.json). Plain JavaScript, so
+ * it runs where no TypeScript loader is installed.
  *
  * `--if-installed` is the `prepare` script, which npm runs on `npm ci` and `npm install` in this
  * repository, on an install from a git URL (with the dev dependencies) and before `npm pack` and
@@ -38,3 +39,4 @@ node('--import', 'tsx', 'scripts/docs-assets.ts');
 // The package's own bin file, not node_modules/.bin (a shell shim on some platforms).
 node(join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json');
 cpSync(join(root, 'src/docs/generated/licences'), join(root, 'dist/docs/generated/licences'), { recursive: true });
+node('--import', 'tsx', 'scripts/write-facts-schema.ts');

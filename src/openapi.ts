@@ -27,6 +27,7 @@ const COMPONENTS = [
   schemas.Problem,
   schemas.ProblemType,
   schemas.OpenApiDocument,
+  schemas.FactsJsonSchema,
   schemas.JsonRpcMessage,
   schemas.JsonRpcResponse,
   discovery.RootDocument,

@@ -21,6 +21,8 @@ export const LLMS_FULL_PATH = '/llms-full.txt';
 /** The server card at the well-known path scanners probe: the same bytes as /mcp/server-card. */
 export const SERVER_CARD_WELL_KNOWN_PATH = '/.well-known/mcp/server-card.json';
 export const DOCS_PATH = '/docs';
+/** The facts file's JSON Schema, for editors and CI. */
+export const FACTS_SCHEMA_PATH = '/schemas/facts.json';
 
 /** Whether a path is under the versioned API (and so carries its deprecation notice). */
 export const isV1Path = (path: string) => path === API_PATH || path.startsWith(`${API_PATH}/`);

@@ -15,6 +15,7 @@ import * as discovery from './discovery/schemas.ts';
 import { buildServerCard } from './discovery/server-card.ts';
 import { DOCS_ASSET_CACHE, DOCS_ASSETS, pageAssets } from './docs/assets.ts';
 import { buildDocsPage } from './docs/page.ts';
+import { factsJsonSchema } from './facts-schema.ts';
 import { NO_STORE, PUBLIC_CACHE } from './headers.ts';
 import { TOOL_NAMES } from './mcp/tools.ts';
 import { MCP_PROTOCOL_VERSIONS } from './mcp/versions.ts';
@@ -24,6 +25,7 @@ import {
   API_CATALOG_PATH,
   API_PATH,
   DOCS_PATH,
+  FACTS_SCHEMA_PATH,
   HEALTH_PATH,
   LLMS_FULL_PATH,
   LLMS_PATH,
@@ -40,7 +42,7 @@ import {
   type Method,
   type Route,
 } from './route.ts';
-import { ApiIndex, Health, JsonRpcResponse, OpenApiDocument, Product, PROBLEM_CODES, ProblemType, type ProblemCode } from './schemas.ts';
+import { ApiIndex, FactsJsonSchema, Health, JsonRpcResponse, OpenApiDocument, Product, PROBLEM_CODES, ProblemType, type ProblemCode } from './schemas.ts';
 
 const JSON_TYPE = 'application/json';
 const GET: readonly Method[] = ['GET', 'HEAD'];
@@ -133,6 +135,20 @@ export const ROUTES: Route[] = [
     mediaType: JSON_TYPE,
     cacheControl: 'public, max-age=86400',
     params: { code: PROBLEM_CODES },
+  },
+  {
+    path: FACTS_SCHEMA_PATH,
+    methods: GET,
+    answer: ({ base }) => factsJsonSchema(base),
+    operationId: 'getFactsSchema',
+    summary: 'JSON Schema of the facts file',
+    description:
+      'The JSON Schema (draft 2020-12) of the reviewed facts file, generated from the schema that checks it at start-up. ' +
+      'A facts file names it in `$schema` so that an editor validates the file as it is typed.',
+    tag: 'service',
+    body: FactsJsonSchema,
+    mediaType: JSON_TYPE,
+    cacheControl: PUBLIC_CACHE,
   },
   {
     path: API_CATALOG_PATH,

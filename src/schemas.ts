@@ -72,6 +72,16 @@ export const Product = v.pipe(
   v.description('Reviewed product facts, canonical public resources and safe start options.'),
 );
 
+/** The facts file as its team writes it: the Product body, plus the `$schema` member editors read (never served). */
+export const FactsFile = v.pipe(
+  v.object({
+    $schema: v.optional(v.pipe(v.string(), v.description('The JSON Schema an editor checks this file against, such as {base}/schemas/facts.json. Not served.'))),
+    ...Product.entries,
+  }),
+  v.title('FactsFile'),
+  v.description('The reviewed facts file: the layout of the GET /api/v1/product body, and nothing else.'),
+);
+
 export const Deprecation = v.pipe(
   v.object({
     deprecatedAt: v.pipe(v.string(), v.isoTimestamp()),
@@ -156,6 +166,12 @@ export const ProblemType = v.pipe(
   }),
   v.title('ProblemType'),
   v.description('What a problem type means and how to resolve it.'),
+);
+
+export const FactsJsonSchema = v.pipe(
+  v.looseObject({ $schema: v.string(), $id: v.pipe(v.string(), v.url()), type: v.literal('object') }),
+  v.title('FactsJsonSchema'),
+  v.description('The JSON Schema (draft 2020-12) of the reviewed facts file, as strict as the check at start-up.'),
 );
 
 export const OpenApiDocument = v.pipe(

@@ -106,7 +106,7 @@ async function listenOrExplain(runtime: Runtime, address: { host: string; port: 
 }
 
 // Node and Bun set `code` (EADDRINUSE...); Deno sets `code` on its typed errors and names the rest.
-function listenFailure(error: unknown, { host, port }: { host: string; port: number }): StartupError {
+export function listenFailure(error: unknown, { host, port }: { host: string; port: number }): StartupError {
   const { code, name, message } = error as { code?: string; name?: string; message?: string };
   const reason = code ?? name ?? 'error';
   if (code === 'EADDRINUSE' || name === 'AddrInUse') {

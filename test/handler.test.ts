@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import pkg from '../package.json' with { type: 'json' };
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { factsJsonSchema } from '../src/facts-schema.ts';
 import type { Handler } from '../src/handler.ts';
 import { PROBLEM_CODES } from '../src/schemas.ts';
 import { PREFLIGHTS, WRONG_METHODS } from './support/cases.ts';
@@ -79,6 +82,19 @@ describe('handler', () => {
       const response = await handle(get(path, { headers: { 'if-none-match': '"stale"' } }));
       expect(response.status).toBe(200);
     });
+  });
+
+  it('serves the JSON Schema of the facts file, which takes the sample facts and names its own URL', async () => {
+    const response = await handle(get('/schemas/facts.json'));
+    expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    const schema = await response.json();
+    expect(schema).toEqual(factsJsonSchema(BASE));
+    expect(schema.$id).toBe(`${BASE}/schemas/facts.json`);
+    const ajv = new Ajv2020({ strict: false });
+    addFormats.default(ajv);
+    const validate = ajv.compile(schema);
+    expect(validate({ $schema: schema.$id, ...sampleFacts() }), JSON.stringify(validate.errors)).toBe(true);
+    expect(validate({ ...sampleFacts(), unknown: true })).toBe(false);
   });
 
   it('serves the facts exactly as reviewed', async () => {

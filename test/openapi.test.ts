@@ -73,7 +73,7 @@ describe('the served OpenAPI document', () => {
   it('describes every path the service serves, and only those', () => {
     const documents = [
       '/', '/.well-known/api-catalog', '/.well-known/mcp/server-card.json', '/api/v1', '/api/v1/health', '/api/v1/product', '/docs', '/docs/{asset}',
-      '/llms-full.txt', '/llms.txt', '/mcp/server-card', '/openapi.json', '/problems/{code}', '/robots.txt',
+      '/llms-full.txt', '/llms.txt', '/mcp/server-card', '/openapi.json', '/problems/{code}', '/robots.txt', '/schemas/facts.json',
     ];
     expect(Object.keys(doc.paths).sort()).toEqual([...documents, '/mcp'].sort());
     expect(Object.keys(doc.paths['/mcp']!)).toEqual(['post']);
@@ -88,6 +88,7 @@ describe('the served OpenAPI document', () => {
     ['/llms-full.txt', '/llms-full.txt'],
     ['/.well-known/mcp/server-card.json', '/.well-known/mcp/server-card.json'],
     ['/docs', '/docs'],
+    ['/schemas/facts.json', '/schemas/facts.json'],
     ['/api/v1', '/api/v1'],
     ['/api/v1/health', '/api/v1/health'],
     ['/api/v1/product', '/api/v1/product'],

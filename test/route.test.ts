@@ -21,6 +21,7 @@ describe('a route declaration', () => {
       '/api/v1/product': 'GET, HEAD, OPTIONS',
       '/openapi.json': 'GET, HEAD, OPTIONS',
       '/problems/{code}': 'GET, HEAD, OPTIONS',
+      '/schemas/facts.json': 'GET, HEAD, OPTIONS',
       '/.well-known/api-catalog': 'GET, HEAD, OPTIONS',
       '/llms.txt': 'GET, HEAD, OPTIONS',
       '/mcp/server-card': 'GET, HEAD, OPTIONS',
