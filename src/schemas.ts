@@ -117,6 +117,7 @@ export const ApiIndex = v.pipe(
 export const Health = v.pipe(
   v.object({
     status: v.picklist(['ok', 'degraded']),
+    version: v.pipe(v.string(), v.description('The release serving this answer (the package version).')),
     rateLimitStore: v.picklist(['memory', 'redis', 'durable-object']),
     reason: v.optional(v.string()),
     // Which facts this instance serves: their review date, and when it loaded them (start-up or the last reload).

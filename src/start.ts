@@ -12,6 +12,7 @@ import type { HeaderAssembly } from './http.ts';
 import { jsonLinesLogger } from './log.ts';
 import type { Product } from './schemas.ts';
 import sampleFacts from './sample-facts.json' with { type: 'json' };
+import pkg from '../package.json' with { type: 'json' };
 
 export type Fetch = (request: Request, info: RequestInfo) => Promise<Response>;
 
@@ -54,7 +55,7 @@ export async function start(runtime: Runtime): Promise<void> {
       headerAssembly: runtime.headerAssembly,
     });
     ready!(handler);
-    console.log(`Serving ${facts.product.name} public API on ${server.url} (public base ${options.publicBaseUrl ?? server.url})`);
+    console.log(`Serving ${facts.product.name} public API ${pkg.version} on ${server.url} (public base ${options.publicBaseUrl ?? server.url})`);
 
     let stopping = false;
     const stop = async (signal: 'SIGINT' | 'SIGTERM') => {

@@ -123,8 +123,8 @@ export async function buildSurface(settings: Settings, facts: Product, previous?
   const healthRoute = ROUTES.find((route) => route.answer === 'health')!;
   const healthHeaders = targets.get(healthRoute.path)!.headers.document;
   const served = { reviewedOn: facts.product.reviewedOn, loadedAt: new Date().toISOString() };
-  const healthOf = (health: Omit<Health, 'facts'>) =>
-    prepareDocument({ ...health, facts: served }, { contentType: contentTypeOf(healthRoute), headers: healthHeaders, assembly: settings.assembly });
+  const healthOf = (health: Omit<Health, 'facts' | 'version'>) =>
+    prepareDocument({ ...health, version: pkg.version, facts: served }, { contentType: contentTypeOf(healthRoute), headers: healthHeaders, assembly: settings.assembly });
   const healthy = await healthOf({ status: 'ok', rateLimitStore: settings.storeKind });
   // Probes repeat while a store is down: the answer is built once per reason, not per probe.
   let degraded: { reason: string; answer: Promise<Prepared> } | undefined;

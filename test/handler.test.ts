@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import pkg from '../package.json' with { type: 'json' };
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { factsJsonSchema } from '../src/facts-schema.ts';
@@ -120,11 +121,11 @@ describe('handler', () => {
     expect(index.deprecation).toBeUndefined();
   });
 
-  it('reports health ok with the memory store, and which facts it serves since when', async () => {
+  it('reports health ok with the memory store, the release, and which facts it serves since when', async () => {
     const before = Date.now();
     const fresh = await makeHandler();
     const body = await (await fresh(get('/api/v1/health'))).json();
-    expect(body).toEqual({ status: 'ok', rateLimitStore: 'memory', facts: { reviewedOn: sampleFacts().product.reviewedOn, loadedAt: expect.any(String) } });
+    expect(body).toEqual({ status: 'ok', version: pkg.version, rateLimitStore: 'memory', facts: { reviewedOn: sampleFacts().product.reviewedOn, loadedAt: expect.any(String) } });
     expect(Date.parse(body.facts.loadedAt)).toBeGreaterThanOrEqual(before - 1000);
     expect(Date.parse(body.facts.loadedAt)).toBeLessThanOrEqual(Date.now());
   });

@@ -1,16 +1,19 @@
 /**
  * The package as users get it: `npm pack`, the tarball installed into a fresh project (production
- * install), then imported from plain Node (no loader), Bun and Deno, type-checked by a strict
- * TypeScript consumer, and its `product-discovery` bin run (`serve`, `check`).
+ * install), then imported from plain Node (no loader), Bun and Deno, required from a Node 22
+ * installed from npm, type-checked by a strict TypeScript consumer, and its `product-discovery` bin
+ * run (`serve`, `check`, `verify`, `--version`, `--help`).
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { factsJsonSchema } from '../src/facts-schema.ts';
 import { send } from './support/e2e.ts';
 import { ROOT } from './support/entries.ts';
+import pkg from '../package.json' with { type: 'json' };
 import { execFile, installConsumer, packOnce } from './support/package.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'package-consumer-'));
@@ -18,7 +21,7 @@ const BIN = join(dir, 'node_modules/.bin/product-discovery');
 let packed: string[] = [];
 
 beforeAll(async () => {
-  // One pack (prepack builds dist/) and one production install, shared by every test below.
+  // One pack (prepare builds dist/) and one production install, shared by every test below.
   const { tarball, files } = await packOnce();
   packed = files;
   await installConsumer(dir, tarball, 'npm');
@@ -35,8 +38,13 @@ await handler.close();
 
 describe('the packed tarball', () => {
   it('holds the compiled package and nothing of the repository', () => {
-    expect(packed).toEqual(expect.arrayContaining(['package.json', 'dist/index.js', 'dist/index.d.ts', 'dist/cli.js', 'dist/schemas/facts.json']));
-    expect(packed.filter((path) => !/^(dist\/|package\.json$|README\.md$|LICENSE)/.test(path))).toEqual([]);
+    expect(packed).toEqual(
+      expect.arrayContaining([
+        'package.json', 'README.md', 'LICENSE', 'CHANGELOG.md', 'dist/index.js', 'dist/index.d.ts', 'dist/cli.js', 'dist/schemas/facts.json',
+        'dist/verify/index.js', 'dist/verify/index.d.ts',
+      ]),
+    );
+    expect(packed.filter((path) => !/^(dist\/|package\.json$|README\.md$|LICENSE$|CHANGELOG\.md$)/.test(path))).toEqual([]);
     expect(packed.filter((path) => path.endsWith('.ts') && !path.endsWith('.d.ts'))).toEqual([]);
   });
 
@@ -65,6 +73,33 @@ describe('the packed tarball', () => {
     expect(JSON.parse(stdout.trim().split('\n').at(-1)!)).toEqual({ status: 200, name: 'Lumen Galleries' });
   });
 
+  it('is required from a Node 22 installed from npm (require(esm) through the exports "require" condition)', async () => {
+    const node22 = mkdtempSync(join(tmpdir(), 'node22-'));
+    try {
+      // The `node` package's preinstall fetches the platform's binary package from the registry.
+      writeFileSync(join(node22, 'package.json'), JSON.stringify({ name: 'node22', private: true, allowScripts: { node: true } }));
+      await execFile('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', 'node@22'], { cwd: node22 });
+      const node = join(node22, 'node_modules/.bin/node');
+      expect((await execFile(node, ['--version'])).stdout).toMatch(/^v22\./);
+      writeFileSync(
+        join(dir, 'app.cjs'),
+        `const { checkFacts, createHandler, sampleFacts } = require('product-discovery-api');
+const { verify } = require('product-discovery-api/verify');
+createHandler({ publicBaseUrl: 'https://api.example.com', facts: checkFacts('sample', sampleFacts) }).then(async (handler) => {
+  const response = await handler(new Request('https://api.example.com/api/v1/health'), { clientAddress: '203.0.113.7' });
+  console.log(JSON.stringify({ status: response.status, version: (await response.json()).version, verify: typeof verify }));
+  await handler.close();
+});
+`,
+      );
+      const { stdout, stderr } = await execFile(node, ['app.cjs'], { cwd: dir });
+      expect(JSON.parse(stdout.trim())).toEqual({ status: 200, version: pkg.version, verify: 'function' });
+      expect(stderr).toBe('');
+    } finally {
+      rmSync(node22, { recursive: true, force: true });
+    }
+  }, 120_000);
+
   it('type-checks a strict TypeScript consumer with the repository TypeScript', async () => {
     writeFileSync(
       join(dir, 'tsconfig.json'),
@@ -92,7 +127,9 @@ const response: Response = await handler(new Request('https://api.example.com/ap
 const refused: unknown = (() => { try { return parseFacts('x.json', '{}'); } catch (error) { return error instanceof StartupError; } })();
 const listener: NodeListener = toNodeListener(handler);
 const served: boolean = isServedPath('/api/v1');
-export { response, refused, listener, served };
+import { formatReport, verify, type Report } from 'product-discovery-api/verify';
+const check = async (): Promise<string> => { const report: Report = await verify('https://api.example.com'); return formatReport(report, { color: false }); };
+export { response, refused, listener, served, check };
 `,
     );
     const result = await execFile(join(ROOT, 'node_modules/.bin/tsc'), ['-p', dir]).catch((error) => error);
@@ -105,8 +142,14 @@ export { response, refused, listener, served };
 });
 
 describe('the packed product-discovery bin', () => {
-  it('serves on Node with `serve` and stops on SIGTERM', async () => {
-    const child = spawn(BIN, ['serve'], { cwd: dir, env: { PATH: process.env.PATH, PORT: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  it('serves on Node with `serve`, never loading what verify needs, and stops on SIGTERM', async () => {
+    const trace = join(dir, 'imports.txt');
+    writeFileSync(trace, '');
+    const child = spawn(BIN, ['serve'], {
+      cwd: dir,
+      env: { PATH: process.env.PATH, PORT: '0', NODE_OPTIONS: `--import ${pathToFileURL(join(ROOT, 'test/support/trace-imports.mjs'))}`, TRACE_IMPORTS: trace },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     child.stdout.on('data', (chunk) => (output += chunk));
     child.stderr.on('data', (chunk) => (output += chunk));
@@ -115,14 +158,35 @@ describe('the packed product-discovery bin', () => {
       for (let i = 0; i < 300 && !/Serving .* on http/.test(output) && child.exitCode === null; i++) await new Promise((r) => setTimeout(r, 50));
       const url = /Serving .* on (http:\/\/\S+)/.exec(output)?.[1];
       expect(url, output).toBeDefined();
+      expect(output).toContain(`public API ${pkg.version} on ${url}`);
       const product = await send(`${url}/api/v1/product`);
       expect(product.status).toBe(200);
       expect(product.json().product.name).toBe('Lumen Galleries');
+      expect((await send(`${url}/api/v1/health`)).json().version).toBe(pkg.version);
+      const mcp = await send(`${url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' });
+      expect(mcp.status).toBe(200);
+      // Serving, MCP included, loads none of verify's modules or dependencies (they are imported lazily).
+      const loaded = readFileSync(trace, 'utf8');
+      expect(loaded).toContain('/node_modules/@modelcontextprotocol/server/');
+      expect(loaded.split('\n').filter((url) => /\/dist\/verify\/|\/node_modules\/(ajv|ajv-formats|structured-headers|@modelcontextprotocol\/(client|sdk))\//.test(url))).toEqual([]);
+      // verify from the production install: its dependencies (Ajv, both MCP clients) came with it.
+      const verified = await execFile(BIN, ['verify', url!, '--json']).catch((error) => error);
+      const report = JSON.parse(verified.stdout);
+      expect(report.checks.filter((check: { ok: boolean }) => !check.ok)).toEqual([]);
+      expect(verified.code ?? 0).toBe(0);
       child.kill('SIGTERM');
       expect(await exited, output).toBe(0);
     } finally {
       child.kill('SIGKILL');
     }
+  });
+
+  it('prints its version with --version and -v, and its usage with --help and -h, exit 0', async () => {
+    for (const flag of ['--version', '-v']) expect((await execFile(BIN, [flag])).stdout).toBe(`${pkg.version}\n`);
+    for (const flag of ['--help', '-h']) expect((await execFile(BIN, [flag])).stdout).toMatch(/^product-discovery .*\n\nUsage:\n.*verify URL \[--json\]/s);
+    const wrong = await execFile(BIN, ['verify', 'not-a-url']).catch((error) => error);
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toContain('is not an http or https URL');
   });
 
   it('`check` accepts a good facts file (exit 0) and refuses a bad one with the start-up message (exit 1)', async () => {

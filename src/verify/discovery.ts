@@ -1,0 +1,99 @@
+/**
+ * @module The discovery documents, each checked when the deployment documents it and its GET
+ * answered: the API catalog (RFC 9727), llms.txt, the MCP server card and its well-known alias, the
+ * root, robots.txt, llms-full.txt and the docs page. Their bodies were validated by the GET checks;
+ * these check what the contract says they point at.
+ */
+import { linkTargets } from './fields.ts';
+import { checkAll, type Check } from './report.ts';
+import type { Answer } from './session.ts';
+
+const json = (answer: Answer): any => {
+  try {
+    return JSON.parse(answer.body);
+  } catch {
+    return undefined;
+  }
+};
+
+/** Every string in a JSON value, so links are found without fixing the document's layout. */
+function strings(value: unknown): string[] {
+  if (typeof value === 'string') return [value];
+  if (Array.isArray(value)) return value.flatMap(strings);
+  if (value && typeof value === 'object') return Object.values(value).flatMap(strings);
+  return [];
+}
+
+const lacking = (have: string[], want: string[]) => want.filter((item) => !have.includes(item)).map((item) => `no ${item}`);
+const HINT = 'another release, or a proxy that rewrites the document, answers here: compare with the contract and the served OpenAPI document';
+
+type Builder = (answer: Answer, base: string, gets: Map<string, Answer>) => Check;
+
+const DOCUMENTS: Record<string, Builder> = {
+  '/.well-known/api-catalog': (answer, base, gets) => {
+    const context = json(answer)?.linkset?.[0] ?? {};
+    const hrefs = (rel: string): string[] => (context[rel] ?? []).map((target: { href: string }) => target.href);
+    const problems = [
+      ...(context.anchor === `${base}/api/v1` ? [] : [`anchor ${context.anchor}`]),
+      ...lacking(hrefs('service-desc'), [`${base}/openapi.json`]).map((p) => `service-desc: ${p}`),
+      ...lacking(hrefs('status'), [`${base}/api/v1/health`]).map((p) => `status: ${p}`),
+      ...lacking(hrefs('service-meta'), [`${base}/llms.txt`]).map((p) => `service-meta: ${p}`),
+      ...(gets.has('/docs') ? lacking(hrefs('service-doc'), [`${base}/docs`]).map((p) => `service-doc: ${p}`) : []),
+      ...(/rfc9727/.test(answer.headers.get('content-type') ?? '') ? [] : ['Content-Type without the RFC 9727 profile']),
+      ...[answer, gets.get('/api/v1')]
+        .filter((a): a is Answer => a !== undefined && !linkTargets(a.headers.get('link'), 'api-catalog').includes(`${base}/.well-known/api-catalog`))
+        .map((a) => `no rel="api-catalog" Link on ${a.path}`),
+    ];
+    return checkAll('discovery.api-catalog', `a Linkset anchored at ${base}/api/v1 with service-desc, status and service-meta, linked from /api/v1`, problems, 'complete', HINT);
+  },
+  '/llms.txt': (answer, base) => {
+    const text = answer.body;
+    const problems = [
+      ...(/^# \S/.test(text) ? [] : ['no "# " title on the first line']),
+      ...(/^> \S/m.test(text) ? [] : ['no "> " summary']),
+      ...(/^## API$/m.test(text) ? [] : ['no "## API" section']),
+      ...(text.includes(`${base}/openapi.json`) ? [] : [`no link to ${base}/openapi.json`]),
+    ];
+    return checkAll('discovery.llms-txt', 'an llmstxt.org page: title, summary, "## API" with the OpenAPI link', problems, 'complete', HINT);
+  },
+  '/mcp/server-card': (answer, base, gets) => {
+    const card = json(answer) ?? {};
+    const remote = card.remotes?.[0] ?? {};
+    const index = json(gets.get('/api/v1') ?? answer)?.mcp;
+    const alias = gets.get('/.well-known/mcp/server-card.json');
+    const problems = [
+      ...(remote.url === `${base}/mcp` && remote.type === 'streamable-http' ? [] : [`remote ${remote.type} ${remote.url}`]),
+      ...(index && JSON.stringify(remote.supportedProtocolVersions) !== JSON.stringify(index.protocolVersions) ? ['protocol revisions differ from the API index'] : []),
+      ...(alias && (alias.body !== answer.body || alias.headers.get('etag') !== answer.headers.get('etag')) ? ['/.well-known/mcp/server-card.json differs (bytes or ETag)'] : []),
+    ];
+    return checkAll('discovery.server-card', `a card whose remote is ${base}/mcp (streamable-http) with the index's revisions${alias ? ', the same bytes and ETag at the well-known alias' : ''}`, problems, 'complete', HINT);
+  },
+  '/': (answer, base) => {
+    const links = answer.headers.get('link');
+    const problems = [
+      ...lacking(strings(json(answer)), [`${base}/api/v1`, `${base}/openapi.json`, `${base}/mcp`]).map((p) => `body: ${p}`),
+      ...['api-catalog', 'service-desc', 'describedby'].filter((rel) => linkTargets(links, rel).length === 0).map((rel) => `no rel="${rel}" Link`),
+    ];
+    return checkAll('discovery.root', 'JSON linking /api/v1, /openapi.json and /mcp, with api-catalog, service-desc and describedby Links', problems, 'complete', HINT);
+  },
+  '/robots.txt': (answer) => {
+    const problems = [/^User-agent: \*$/im, /^Allow: \/$/im, /^Content-Signal: \S/im].filter((line) => !line.test(answer.body)).map((line) => `no line ${line.source.slice(1, -3)}`);
+    return checkAll('discovery.robots', 'User-agent: *, Allow: / and a Content-Signal line', problems, 'complete', HINT);
+  },
+  '/llms-full.txt': (answer) => checkAll('discovery.llms-full', 'a Markdown page with a "# " title', /^# \S/.test(answer.body) ? [] : ['no "# " title'], 'complete', HINT),
+  '/docs': (answer) => {
+    const csp = answer.headers.get('content-security-policy') ?? '';
+    const problems = [
+      ...(/default-src 'none'/.test(csp) ? [] : [`Content-Security-Policy ${csp || 'missing'}`]),
+      ...(answer.headers.get('referrer-policy') === 'no-referrer' ? [] : [`Referrer-Policy ${answer.headers.get('referrer-policy') ?? 'missing'}`]),
+    ];
+    return checkAll('discovery.docs', "an HTML page with Content-Security-Policy default-src 'none' and Referrer-Policy: no-referrer", problems, 'complete', 'the proxy in front drops the page\'s security fields: pass them through');
+  },
+};
+
+/** The checks of the discovery documents the deployment documents and answered with 200. */
+export function discoveryChecks(gets: Map<string, Answer>, base: string): Check[] {
+  return Object.entries(DOCUMENTS)
+    .filter(([path]) => gets.get(path)?.status === 200)
+    .map(([path, build]) => build(gets.get(path)!, base, gets));
+}

@@ -1,0 +1,119 @@
+/**
+ * `verify()` in process, against the real handler through a fetch that plays the part of a front:
+ * it passes on the service as it is, and each break is caught by the check named for it and by
+ * nothing else. The budget shrinks the HEAD and If-None-Match checks, never the rest.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { verify } from '../../src/verify/index.ts';
+import { BASE, closeHandlers, makeHandler } from '../support/handler.ts';
+
+afterAll(closeHandlers);
+
+/** A front: `change` may rewrite the request and the answer; everything else passes as it is. */
+async function front(change: { request?: (request: Request) => Request; answer?: (answer: Response, request: Request) => Response | Promise<Response> } = {}) {
+  const handler = await makeHandler();
+  const sent: string[] = [];
+  const fetch = async (input: string | URL | Request, init?: RequestInit) => {
+    const request = (change.request ?? ((r) => r))(new Request(input, init));
+    sent.push(`${request.method} ${new URL(request.url).pathname}`);
+    const answer = await handler(request, { clientAddress: '203.0.113.9' });
+    return change.answer ? change.answer(answer, request) : answer;
+  };
+  return { fetch: fetch as typeof globalThis.fetch, sent };
+}
+
+/** The answer with some fields changed (undefined removes one). */
+function withHeaders(answer: Response, changes: Record<string, string | undefined>): Response {
+  const headers = new Headers(answer.headers);
+  for (const [name, value] of Object.entries(changes)) value === undefined ? headers.delete(name) : headers.set(name, value);
+  return new Response(answer.body, { status: answer.status, headers });
+}
+
+/** The answer to GET and HEAD of `path` with its JSON body edited (Content-Length dropped on both). */
+function editJson(path: string, edit: (body: any) => void) {
+  return async (answer: Response, request: Request) => {
+    if (new URL(request.url).pathname !== path || answer.status !== 200) return answer;
+    const headers = new Headers(answer.headers);
+    headers.delete('content-length');
+    if (request.method === 'HEAD') return new Response(null, { status: 200, headers });
+    const body = await answer.json();
+    edit(body);
+    return new Response(JSON.stringify(body), { status: 200, headers });
+  };
+}
+
+const failed = (report: Awaited<ReturnType<typeof verify>>) => report.checks.filter((check) => !check.ok).map((check) => check.id);
+
+describe('verify() in process', () => {
+  it('passes on the service as it is, sending only reads', async () => {
+    const { fetch, sent } = await front();
+    const report = await verify(BASE, { fetch });
+    expect(failed(report)).toEqual([]);
+    expect(report.ok).toBe(true);
+    expect(report.requests).toBe(sent.length);
+    expect(sent.every((line) => /^(GET|HEAD|OPTIONS) /.test(line) || line === 'POST /mcp')).toBe(true);
+    // Only HEAD or If-None-Match checks may give way to the budget, never the rest.
+    expect(report.notChecked.filter((item) => !/^head:\S+ \(request budget\)$/.test(item))).toEqual([]);
+  });
+
+  const BREAKS: [string, Parameters<typeof front>[0], string[]][] = [
+    ['a HEAD answered with Content-Length: 0', { answer: (a, r) => (r.method === 'HEAD' ? withHeaders(a, { 'content-length': '0' }) : a) }, ['head:']],
+    ['a front that drops If-None-Match', { request: (r) => { const h = new Headers(r.headers); h.delete('if-none-match'); return new Request(r, { headers: h }); } }, ['etag:']],
+    ['an index body that no longer matches the schema', { answer: editJson('/api/v1', (body) => (body.apiVersion = 'v2')) }, ['get:/api/v1']],
+    ['llms.txt sent as text/plain', { answer: (a, r) => (new URL(r.url).pathname === '/llms.txt' ? withHeaders(a, { 'content-type': 'text/plain' }) : a) }, ['get:/llms.txt']],
+    ['X-Content-Type-Options dropped', { answer: (a) => withHeaders(a, { 'x-content-type-options': undefined }) }, ['headers.nosniff']],
+    ['Link dropped', { answer: (a) => withHeaders(a, { link: undefined }) }, ['headers.link', 'discovery.api-catalog', 'discovery.root']],
+    ['errors made cacheable', { answer: (a) => (a.status >= 400 ? withHeaders(a, { 'cache-control': 'public, max-age=600' }) : a) }, ['headers.cache-control']],
+    ['ETag stripped', { answer: (a) => withHeaders(a, { etag: undefined }) }, ['headers.etag']],
+    ['RateLimit r out of step with X-RateLimit-Remaining', { answer: (a) => withHeaders(a, { 'x-ratelimit-remaining': '7' }) }, ['headers.rate-limit']],
+    ['a Deprecation field no announcement explains', { answer: (a, r) => (new URL(r.url).pathname.startsWith('/api/v1') ? withHeaders(a, { deprecation: '@1' }) : a) }, ['deprecation']],
+    ['health from another release', { answer: editJson('/api/v1/health', (body) => (body.version = '0.9.0')) }, ['version']],
+    ['a 405 without Allow', { answer: (a) => (a.status === 405 ? withHeaders(a, { allow: undefined }) : a) }, ['method-not-allowed']],
+    ['a preflight answered 200 without Allow', { answer: (a, r) => (r.method === 'OPTIONS' ? new Response(null, { status: 200, headers: withHeaders(a, { allow: undefined }).headers }) : a) }, ['options']],
+  ];
+
+  it.each(BREAKS)('catches %s with that check alone', async (_name, change, ids) => {
+    const { fetch } = await front(change);
+    const report = await verify(BASE, { fetch });
+    const failing = failed(report);
+    expect(failing.length, JSON.stringify(report.checks.filter((c) => !c.ok), null, 2)).toBeGreaterThan(0);
+    for (const id of failing) expect(ids.some((wanted) => (wanted.endsWith(':') ? id.startsWith(wanted) : id === wanted)), `${id} failed too`).toBe(true);
+    for (const wanted of ids.filter((id) => !id.endsWith(':'))) expect(failing).toContain(wanted);
+    for (const check of report.checks.filter((c) => !c.ok)) expect(check.hint).not.toBe('');
+    expect(report.ok).toBe(false);
+  });
+
+  it('gives HEAD and If-None-Match what is left of a smaller budget, and says what it left out', async () => {
+    const full = await verify(BASE, { fetch: (await front()).fetch });
+    const { fetch, sent } = await front();
+    const report = await verify(BASE, { fetch, maxRequests: full.requests - 5 });
+    expect(failed(report)).toEqual([]);
+    expect(sent.length).toBeLessThanOrEqual(full.requests - 5);
+    expect(report.checks.some((check) => check.id.startsWith('etag:'))).toBe(true);
+    expect(report.notChecked.length).toBeGreaterThan(0);
+    expect(report.notChecked.every((item) => /^head:\/\S* \(request budget\)$/.test(item))).toBe(true);
+  });
+
+  it('stops when a budget too small for the checks every run makes runs out, and says so', async () => {
+    const report = await verify(BASE, { fetch: (await front()).fetch, maxRequests: 10 });
+    expect(failed(report)).toEqual(['budget']);
+    expect(report.requests).toBe(10);
+    expect(report.checks.at(-1)!.hint).toBe('a budget of 10 does not cover the checks every run makes: give it more, up to 60');
+  });
+
+  it('stops at the first 429 and says when to retry', async () => {
+    const handler = await makeHandler({ rateLimit: { quota: 5, windowSeconds: 60 } });
+    const fetch = (async (input: string | URL | Request, init?: RequestInit) => handler(new Request(input, init), { clientAddress: '203.0.113.10' })) as typeof globalThis.fetch;
+    const report = await verify(BASE, { fetch });
+    expect(failed(report)).toEqual(['rate-limit.quota']);
+    expect(report.checks.at(-1)!.hint).toMatch(/retry after \d+ s/);
+    expect(report.notChecked).toContain('the rest of the run');
+  });
+
+  it('reports a deployment that does not serve the contract at the URL as one failed check', async () => {
+    const fetch = (async () => new Response('<html>hello</html>', { status: 200, headers: { 'content-type': 'text/html' } })) as unknown as typeof globalThis.fetch;
+    const report = await verify(BASE, { fetch });
+    expect(report.checks.map((check) => [check.id, check.ok])).toEqual([['openapi', false]]);
+    expect(report.requests).toBe(1);
+  });
+});
