@@ -83,7 +83,7 @@ export function ipv6Groups(text: string): number[] | undefined {
 }
 
 /** RFC 5952 section 4: lower-case hex, no leading zeros, the longest run of two or more zero groups as `::`. */
-function compress(groups: number[]): string {
+export function compress(groups: number[]): string {
   let best = { start: -1, length: 1 };
   for (let start = 0; start < 8; start++) {
     let length = 0;
