@@ -20,6 +20,7 @@ import { clientKey } from './ratelimit/client.ts';
 import { policyFields, stateFields } from './ratelimit/fields.ts';
 import { Limiter, type RateLimitState } from './ratelimit/limiter.ts';
 import { MemoryStore } from './ratelimit/memory.ts';
+import { redisTargetOf } from './ratelimit/redis-target.ts';
 import type { CounterStore } from './ratelimit/store.ts';
 import { allowOf, pathsOf, ROUTES } from './routes.ts';
 import { buildSurface, fixedHeaders, type Surface } from './surface.ts';
@@ -91,8 +92,9 @@ export async function createHandler(options: HandlerOptions): Promise<Handler> {
   const base = options.publicBaseUrl.replace(/\/+$/, '');
   const log = options.logger ?? jsonLinesLogger();
   const rateLimit = withDefaults(DEFAULTS.rateLimit, options.rateLimit);
-  const { quota, windowSeconds, fail, ipv6PrefixBits, redisUrl, store: given } = rateLimit;
-  const store = given ?? (redisUrl ? (await import('./ratelimit/redis.ts')).createRedisStore(redisUrl) : new MemoryStore());
+  const { quota, windowSeconds, fail, ipv6PrefixBits, store: given } = rateLimit;
+  const target = redisTargetOf(rateLimit);
+  const store: CounterStore = given ?? (target ? (await import('./ratelimit/redis.ts')).createRedisStore(target) : new MemoryStore());
   const limiter = new Limiter({ quota, windowSeconds, fail, store, logger: log });
   const trustProxyHops = options.trustProxyHops ?? DEFAULTS.trustProxyHops;
   const mcp = withDefaults({ allowedOrigins: [new URL(base).origin], ...DEFAULTS.mcp }, options.mcp);
@@ -101,6 +103,7 @@ export async function createHandler(options: HandlerOptions): Promise<Handler> {
     deprecation: deprecationNotice(base, options.deprecation),
     rateLimitPolicy: policyFields(quota, windowSeconds),
     storeKind: store.kind,
+    redisMode: store.redisMode,
     mcp,
   };
   // Swapped whole on reload; each request reads it once, so it sees either the old facts or the new.

@@ -108,6 +108,8 @@ export const Health = v.pipe(
   v.object({
     status: v.picklist(['ok', 'degraded']),
     rateLimitStore: v.picklist(['memory', 'redis', 'durable-object']),
+    // Additive: how the Redis store reaches Redis, present only with rateLimitStore "redis".
+    redisMode: v.optional(v.picklist(['standalone', 'cluster', 'sentinel'])),
     reason: v.optional(v.string()),
     // Which facts this instance serves: their review date, and when it loaded them (start-up or the last reload).
     facts: v.object({ reviewedOn: isoDate, loadedAt: v.pipe(v.string(), v.isoTimestamp()) }),

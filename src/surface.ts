@@ -43,6 +43,7 @@ export interface Settings {
   /** The rate-limit fields that are the same on every answer (the policy and the quota). */
   rateLimitPolicy: HeaderRecord;
   storeKind: Health['rateLimitStore'];
+  redisMode?: Health['redisMode'];
   mcp: { allowedOrigins: string[]; maxBodyBytes: number };
 }
 
@@ -137,13 +138,14 @@ export async function buildSurface(settings: Settings, facts: Product): Promise<
   const healthRoute = ROUTES.find((route) => route.answer === 'health')!;
   const served = { reviewedOn: facts.product.reviewedOn, loadedAt: new Date().toISOString() };
   const healthOf = (health: Omit<Health, 'facts'>) => build(healthRoute, healthRoute.path, { ...health, facts: served });
-  const healthy = await healthOf({ status: 'ok', rateLimitStore: settings.storeKind });
+  const store = { rateLimitStore: settings.storeKind, redisMode: settings.redisMode };
+  const healthy = await healthOf({ status: 'ok', ...store });
   // Probes repeat while a store is down: the answer is built once per reason, not per probe.
   let degraded: { reason: string; answer: Promise<PreparedRepresentation> } | undefined;
   const degradedFor = (reason: string) =>
     degraded?.reason === reason
       ? degraded.answer
-      : (degraded = { reason, answer: healthOf({ status: 'degraded', rateLimitStore: settings.storeKind, reason }) }).answer;
+      : (degraded = { reason, answer: healthOf({ status: 'degraded', ...store, reason }) }).answer;
 
   return {
     facts,

@@ -309,8 +309,8 @@ describe('createRedisStore', () => {
   });
 
   it('counts atomically per key prefix, and re-loads its script after a Redis restart', async () => {
-    const a = createRedisStore(redis.url(), { keyPrefix: 'test:a' });
-    const b = createRedisStore(redis.url(), { keyPrefix: 'test:b' });
+    const a = createRedisStore({ mode: 'standalone', url: redis.url() }, { keyPrefix: 'test:a' });
+    const b = createRedisStore({ mode: 'standalone', url: redis.url() }, { keyPrefix: 'test:b' });
     try {
       expect(await eventually(async () => (await answers(() => a.current('k', 0))) && (await answers(() => b.current('k', 0))))).toBe(true);
       const counts = await Promise.all(Array.from({ length: 50 }, (_, i) => (i % 2 ? a : b).increment('k', 0, 60_000)));
@@ -332,7 +332,7 @@ describe('createRedisStore', () => {
   });
 
   it('sends concurrent increments as batches, each key counted exactly once per increment, with its expiry', async () => {
-    const store = createRedisStore(redis.url(), { keyPrefix: 'test:batch' });
+    const store = createRedisStore({ mode: 'standalone', url: redis.url() }, { keyPrefix: 'test:batch' });
     const admin = createClient({ url: redis.url() });
     await admin.connect();
     try {
@@ -358,7 +358,7 @@ describe('createRedisStore', () => {
   });
 
   it('rejects quickly, without naming the server, while Redis is down', async () => {
-    const store = createRedisStore(redis.url(), { keyPrefix: 'test:c' });
+    const store = createRedisStore({ mode: 'standalone', url: redis.url() }, { keyPrefix: 'test:c' });
     try {
       expect(await eventually(() => answers(() => store.current('k', 0)))).toBe(true);
       await redis.kill();

@@ -5,7 +5,7 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createConnection, createServer } from 'node:net';
+import { createConnection, createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -172,4 +172,54 @@ export function ping(port: number, timeoutMs = 500): Promise<boolean> {
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+export interface SlowLink {
+  /** The port to connect to instead of Redis's. */
+  readonly port: number;
+  /** How long each new connection is held before it reaches Redis (from then on, bytes pass at once). */
+  delayMs: number;
+  close(): Promise<void>;
+}
+
+/**
+ * A TCP relay in front of a Redis port whose new connections take `delayMs` to reach Redis, as a
+ * Redis across a network does: the client's connection is accepted at once, its first bytes
+ * (the handshake) wait. What the relay passes on is byte for byte what the client sent.
+ */
+export async function slowLink(redisPort: number, delayMs: number): Promise<SlowLink> {
+  const sockets = new Set<Socket>();
+  const server = createServer((client) => {
+    sockets.add(client);
+    client.pause();
+    client.on('error', () => client.destroy());
+    client.on('close', () => sockets.delete(client));
+    setTimeout(() => {
+      if (client.destroyed) return;
+      const upstream = createConnection({ host: HOST, port: redisPort });
+      sockets.add(upstream);
+      upstream.on('error', () => client.destroy());
+      upstream.on('close', () => {
+        sockets.delete(upstream);
+        client.destroy();
+      });
+      client.on('close', () => upstream.destroy());
+      upstream.on('connect', () => {
+        client.pipe(upstream);
+        upstream.pipe(client);
+        client.resume();
+      });
+    }, link.delayMs);
+  });
+  await new Promise<void>((resolve) => server.listen(0, HOST, resolve));
+  const link: SlowLink = {
+    port: (server.address() as { port: number }).port,
+    delayMs,
+    close: () =>
+      new Promise((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+  return link;
 }
