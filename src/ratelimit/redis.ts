@@ -10,7 +10,7 @@
  * connection, rejects, and the limiter then applies the failure policy.
  */
 import { ErrorReply } from '@redis/client';
-import { connectRedis, type Increment } from './redis-connection.ts';
+import { CONNECT_TIMEOUT_MS, connectRedis, type Increment } from './redis-connection.ts';
 import type { RedisTarget } from './redis-target.ts';
 import type { CounterStore } from './store.ts';
 
@@ -45,26 +45,39 @@ export function createRedisStore(
 
   // Down: the first connection failed, a command failed, or one went unanswered (a hung Redis keeps
   // its connection open and answers nothing). While down, requests are not sent to Redis at all and
-  // fail at once, so they neither wait nor pile up, nor count late when Redis resumes; a single read
-  // of the key that failed probes until it answers. In a cluster that read goes to the master of the
-  // failed key's slot: the store is back only once that part of the keyspace is served again, so a
-  // failover is one loss and one recovery, not a flicker between the masters that answer and the one that does not.
+  // fail at once, so they neither wait nor pile up, nor count late when Redis resumes; one read of
+  // the key that failed at a time (every second, and on requests) probes until it answers. In a
+  // cluster that read goes to the master of the failed key's slot: the store is back only once that
+  // part of the keyspace is served again, so a failover is one loss and one recovery, not a flicker
+  // between the masters that answer and the one that does not.
   let connecting = true;
-  let down: { error: RedisStoreError; probeKey: string } | undefined;
-  let probing = false;
+  let closed = false;
+  let down: { error: RedisStoreError; probeKey: string; timer: ReturnType<typeof setInterval> } | undefined;
+  // When the probe in flight was sent (0: none). One unanswered after a second is not waited for:
+  // a cluster client may hold it while it connects to a node that is gone for good.
+  let probeSentAt = 0;
   void connection.firstConnection.then((connected) => {
     connecting = false;
-    if (!connected) down ??= { error: new RedisStoreError('Redis is not connected'), probeKey: `${keyPrefix}:probe` };
+    if (!connected) fail(new RedisStoreError('Redis is not connected'), `${keyPrefix}:probe`);
   });
 
+  function fail(error: RedisStoreError, probeKey: string): void {
+    if (down || closed) return;
+    down = { error, probeKey, timer: setInterval(probe, CONNECT_TIMEOUT_MS) };
+  }
+
   function probe(): void {
-    if (probing || !down) return;
-    probing = true;
+    if (!down || (probeSentAt && Date.now() - probeSentAt < CONNECT_TIMEOUT_MS)) return;
+    const sentAt = (probeSentAt = Date.now());
     const failed = down;
     connection
       .get(failed.probeKey)
-      .then(() => down === failed && (down = undefined), () => {})
-      .finally(() => (probing = false));
+      .then(() => {
+        if (down !== failed) return;
+        clearInterval(failed.timer);
+        down = undefined;
+      }, () => {})
+      .finally(() => probeSentAt === sentAt && (probeSentAt = 0));
   }
 
   function failing(): Promise<never> | undefined {
@@ -81,7 +94,7 @@ export function createRedisStore(
     return new Promise<T>((resolve, reject) => {
       const timer = setTimeout(() => {
         const error = new RedisStoreError(`Redis did not answer within ${commandTimeoutMs} ms`);
-        down ??= { error, probeKey: key };
+        fail(error, key);
         reject(error);
       }, commandTimeoutMs);
       command().then(
@@ -92,7 +105,7 @@ export function createRedisStore(
         (cause: unknown) => {
           clearTimeout(timer);
           const error = storeError(cause);
-          if (!(cause instanceof RedisStoreError)) down ??= { error, probeKey: key };
+          if (!(cause instanceof RedisStoreError)) fail(error, key);
           reject(error);
         },
       );
@@ -139,7 +152,11 @@ export function createRedisStore(
       const name = keyOf(key, windowStart);
       return bounded(name, async () => Number((await connection.get(name)) ?? 0));
     },
-    close: () => connection.close(),
+    close() {
+      closed = true;
+      clearInterval(down?.timer);
+      return connection.close();
+    },
   };
 }
 
