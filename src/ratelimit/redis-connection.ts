@@ -7,7 +7,7 @@
 import { createClient, createCluster, createSentinel, defineScript, RedisClient } from '@redis/client';
 import type { RedisMode, RedisTarget } from './redis-target.ts';
 
-/** The longest the first connection is waited for, and the client's connect timeout. */
+/** The longest a request waits for the first connection, and the client's connect timeout. */
 export const CONNECT_TIMEOUT_MS = 1000;
 
 export interface Increment {
@@ -32,7 +32,7 @@ const incrementWindows = defineScript({
 
 export interface RedisConnection {
   readonly mode: RedisMode;
-  /** True once the first connection is made; false if it failed, took over CONNECT_TIMEOUT_MS, or was closed first. */
+  /** True once the first connection is made; false if the first attempt failed or the connection was closed first. */
   readonly firstConnection: Promise<boolean>;
   /** Splits a batch into the groups that may go out as one script call each. */
   split<T extends Increment>(batch: T[]): T[][];
@@ -95,6 +95,8 @@ export function connectRedis(target: RedisTarget, { commandTimeoutMs, maxPending
       // Each seed's TLS comes from its own URL (the configuration refuses mixed schemes).
       rootNodes: target.urls.map((url) => ({ url, socket: { connectTimeout: CONNECT_TIMEOUT_MS } })),
       defaults: secured,
+      // Counters are read where they are written: a replica may lag behind its master.
+      useReplicas: false,
       // Learn a failover's new topology a second after a node stopped answering, not the default five.
       topologyRefreshOnReconnectionAttemptStrategy: 1000,
       ...shared,
@@ -131,6 +133,8 @@ export function connectRedis(target: RedisTarget, { commandTimeoutMs, maxPending
       const { hostname, port } = new URL(url);
       return { host: hostname.replace(/^\[(.*)\]$/, '$1'), port: Number(port || 26379) };
     }),
+    // Reads go to the master too (no replica pool), for the same reason as in a cluster.
+    replicaPoolSize: 0,
     nodeClientOptions: secured,
     sentinelClientOptions: { username, password, socket: { ...secured.socket, reconnectStrategy: false as const } },
     ...shared,
@@ -151,12 +155,10 @@ export function connectRedis(target: RedisTarget, { commandTimeoutMs, maxPending
   };
 }
 
-/** A promise settled once, by the first of: the first connection, its failure, CONNECT_TIMEOUT_MS. */
+/** A promise settled once, by the first connection or the failure of the first attempt. */
 function firstConnectionLatch() {
   let settle!: (connected: boolean) => void;
   const promise = new Promise<boolean>((resolve) => (settle = resolve));
-  const timer = setTimeout(() => settle(false), CONNECT_TIMEOUT_MS);
-  void promise.then(() => clearTimeout(timer));
   return { promise, settle: (connected: boolean) => settle(connected) };
 }
 

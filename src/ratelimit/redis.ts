@@ -5,15 +5,16 @@
  * go out together (one round trip, one command for Redis to parse per script call), so a busy
  * instance pays per batch, not per request.
  *
- * Exact from the first request: until the first connection is made (at most CONNECT_TIMEOUT_MS),
- * commands wait for it instead of failing; only a store that failed to connect, or lost its
- * connection, rejects, and the limiter then applies the failure policy.
+ * Exact from the first request: until the first connection is made, commands wait for it (at most
+ * CONNECT_TIMEOUT_MS from the first of them) instead of failing; only a store that failed to connect,
+ * or lost its connection, rejects, and the limiter then applies the failure policy.
  */
-import { ErrorReply } from '@redis/client';
 import { CONNECT_TIMEOUT_MS, connectRedis, type Increment } from './redis-connection.ts';
+import { RedisStoreError, storeError } from './redis-errors.ts';
 import type { RedisTarget } from './redis-target.ts';
 import type { CounterStore } from './store.ts';
 
+export { RedisStoreError } from './redis-errors.ts';
 export type { RedisTarget } from './redis-target.ts';
 
 interface Pending extends Increment {
@@ -30,11 +31,6 @@ export interface RedisStoreOptions {
    * store failure. A backstop: while Redis is down or hangs, requests are not sent to it at all (see below).
    */
   maxPendingCommands?: number;
-}
-
-/** A store failure, worded for the health endpoint: it never carries the Redis host, port or password. */
-export class RedisStoreError extends Error {
-  override name = 'RedisStoreError';
 }
 
 export function createRedisStore(
@@ -56,10 +52,26 @@ export function createRedisStore(
   // When the probe in flight was sent (0: none). One unanswered after a second is not waited for:
   // a cluster client may hold it while it connects to a node that is gone for good.
   let probeSentAt = 0;
-  void connection.firstConnection.then((connected) => {
+  const firstSettled = (connected: boolean) => {
+    if (!connecting) return;
     connecting = false;
     if (!connected) fail(new RedisStoreError('Redis is not connected'), `${keyPrefix}:probe`);
-  });
+  };
+  void connection.firstConnection.then(firstSettled);
+  // The wait starts with the first request that needs Redis, not with the store: the process may
+  // spend its first second building everything else. A first connection slower than that has failed.
+  let firstWait: Promise<void> | undefined;
+  const firstConnection = () =>
+    (firstWait ??= new Promise<void>((resolve) => {
+      const cancel = deadline(CONNECT_TIMEOUT_MS, () => {
+        firstSettled(false);
+        resolve();
+      });
+      void connection.firstConnection.then(() => {
+        cancel();
+        resolve();
+      });
+    }));
 
   function fail(error: RedisStoreError, probeKey: string): void {
     if (down || closed) return;
@@ -88,22 +100,22 @@ export function createRedisStore(
 
   /** Runs one command unless the store is down, and gives up on it after `commandTimeoutMs`. */
   async function bounded<T>(key: string, command: () => Promise<T>): Promise<T> {
-    if (connecting) await connection.firstConnection;
+    if (connecting) await firstConnection();
     const refused = failing();
     if (refused) return refused;
     return new Promise<T>((resolve, reject) => {
-      const timer = setTimeout(() => {
+      const cancel = deadline(commandTimeoutMs, () => {
         const error = new RedisStoreError(`Redis did not answer within ${commandTimeoutMs} ms`);
         fail(error, key);
         reject(error);
-      }, commandTimeoutMs);
+      });
       command().then(
         (value) => {
-          clearTimeout(timer);
+          cancel();
           resolve(value);
         },
         (cause: unknown) => {
-          clearTimeout(timer);
+          cancel();
           const error = storeError(cause);
           if (!(cause instanceof RedisStoreError)) fail(error, key);
           reject(error);
@@ -160,18 +172,16 @@ export function createRedisStore(
   };
 }
 
-/** Keeps the kind of failure and drops anything that could name the server (addresses, URLs). */
-function storeError(error: unknown): RedisStoreError {
-  if (error instanceof RedisStoreError) return error;
-  if (error instanceof ErrorReply) {
-    // An error reply starts with its code (OOM, READONLY, CLUSTERDOWN, LOADING, NOPERM...).
-    const code = /^[A-Z][A-Z_-]*/.exec(error.message)?.[0] ?? 'ERR';
-    return new RedisStoreError(`Redis refused the command (${code})`);
-  }
-  const name = error instanceof Error ? error.name : '';
-  if (name === 'TimeoutError') return new RedisStoreError('Redis did not answer in time');
-  if (error instanceof Error && error.message === 'The queue is full') {
-    return new RedisStoreError('too many Redis commands waiting for an answer');
-  }
-  return new RedisStoreError('Redis connection failed');
+/**
+ * Calls `giveUp` `ms` from now, unless cancelled. A process busy past the deadline may find the answer
+ * already in its socket: one more turn of the event loop (timers run before pending I/O is read)
+ * lets that answer count rather than declaring Redis too slow.
+ */
+function deadline(ms: number, giveUp: () => void): () => void {
+  let late: ReturnType<typeof setTimeout> | undefined;
+  const timer = setTimeout(() => (late = setTimeout(giveUp, 0)), ms);
+  return () => {
+    clearTimeout(timer);
+    clearTimeout(late);
+  };
 }

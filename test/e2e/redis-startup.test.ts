@@ -49,6 +49,8 @@ interface Run {
   counted: number;
   statuses: number[];
   remaining: number[];
+  /** What the instances logged about the store, to tell a failed first connection from a slow answer. */
+  logged: string[];
 }
 
 describe.each(RUNTIMES)('%s: two instances started together on one Redis', (runtime) => {
@@ -70,6 +72,7 @@ describe.each(RUNTIMES)('%s: two instances started together on one Redis', (runt
             counted: await countedInRedis(),
             statuses: replies.map((reply) => reply.status),
             remaining: replies.map((reply) => Number(reply.headers['x-ratelimit-remaining'])),
+            logged: instances.flatMap((instance) => instance.output().split('\n').filter((line) => line.includes('rate_limit_store'))),
           });
         } finally {
           await Promise.all(instances.map((instance) => instance.stop()));
@@ -78,7 +81,7 @@ describe.each(RUNTIMES)('%s: two instances started together on one Redis', (runt
       console.log(`${runtime}: ${RUNS} runs in ${Math.round(performance.now() - started)} ms`);
 
       const wrong = runs.filter(({ counted }) => counted !== REQUESTS);
-      expect(wrong, `runs whose Redis count is not the ${REQUESTS} requests sent`).toEqual([]);
+      expect(wrong, `runs whose Redis count is not the ${REQUESTS} requests sent: ${JSON.stringify(wrong)}`).toEqual([]);
       for (const { run, statuses, remaining } of runs) {
         // Across both instances exactly the quota is admitted, each admitted request seeing its own count.
         expect(statuses.filter((status) => status === 200).length, `run ${run}: ${statuses}`).toBe(QUOTA);
