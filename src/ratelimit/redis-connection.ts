@@ -5,10 +5,13 @@
  * how it keeps (re)connecting, and which keys may share one script call.
  */
 import { createClient, createCluster, createSentinel, defineScript, RedisClient } from '@redis/client';
+import { backoff, firstConnectionLatch, retrying, within } from './reconnect.ts';
 import type { RedisMode, RedisTarget } from './redis-target.ts';
 
 /** The longest a request waits for the first connection, and the client's connect timeout. */
 export const CONNECT_TIMEOUT_MS = 1000;
+/** The longest one attempt to discover a cluster and connect to its masters may take. */
+const CLUSTER_CONNECT_TIMEOUT_MS = 5000;
 
 export interface Increment {
   key: string;
@@ -46,8 +49,6 @@ export interface ConnectionOptions {
   commandTimeoutMs: number;
   maxPendingCommands: number;
 }
-
-const backoff = (retries: number) => Math.min(50 * 2 ** retries, 2000);
 
 export function connectRedis(target: RedisTarget, { commandTimeoutMs, maxPendingCommands }: ConnectionOptions): RedisConnection {
   const node = {
@@ -91,20 +92,37 @@ export function connectRedis(target: RedisTarget, { commandTimeoutMs, maxPending
   const secured = { ...node, username, password, socket: { ...node.socket, tls: socket?.tls === true } };
 
   if (target.mode === 'cluster') {
-    const cluster = createCluster({
-      // Each seed's TLS comes from its own URL (the configuration refuses mixed schemes).
-      rootNodes: target.urls.map((url) => ({ url, socket: { connectTimeout: CONNECT_TIMEOUT_MS } })),
-      defaults: secured,
-      // Counters are read where they are written: a replica may lag behind its master.
-      useReplicas: false,
-      // Learn a failover's new topology a second after a node stopped answering, not the default five.
-      topologyRefreshOnReconnectionAttemptStrategy: 1000,
-      ...shared,
-    });
-    cluster.on('error', () => {});
-    cluster.on('node-error', () => {});
-    // A cluster client makes one discovery attempt per connect(): keep trying until one succeeds.
-    const retry = retrying(() => cluster.connect(), first);
+    const fresh = () => {
+      const client = createCluster({
+        // Each seed's TLS comes from its own URL (the configuration refuses mixed schemes).
+        rootNodes: target.urls.map((url) => ({ url, socket: { connectTimeout: CONNECT_TIMEOUT_MS } })),
+        defaults: { ...secured, socket: { ...secured.socket } },
+        // Counters are read where they are written: a replica may lag behind its master.
+        useReplicas: false,
+        // Learn a failover's new topology a second after a node stopped answering, not the default five.
+        topologyRefreshOnReconnectionAttemptStrategy: 1000,
+        ...shared,
+      });
+      client.on('error', () => {});
+      client.on('node-error', () => {});
+      return client;
+    };
+    let cluster = fresh();
+    let closed = false;
+    // A cluster client makes one discovery attempt per connect(), so keep trying. An attempt that
+    // hangs (a master of the topology it found is down, and a client that never reached a node
+    // never asks for a new topology) is dropped for a fresh client, which finds the promoted replica.
+    const retry = retrying(async () => {
+      const attempt = cluster;
+      try {
+        await within(CLUSTER_CONNECT_TIMEOUT_MS, attempt.connect());
+      } catch (error) {
+        attempt.destroy();
+        if (!closed) cluster = fresh();
+        throw error;
+      }
+      if (closed) attempt.destroy();
+    }, first);
     return {
       mode: 'cluster',
       firstConnection: first.promise,
@@ -120,6 +138,7 @@ export function connectRedis(target: RedisTarget, { commandTimeoutMs, maxPending
       increment: (increments) => cluster.incrementWindows(increments),
       get: (key) => cluster.get(key),
       async close() {
+        closed = true;
         first.settle(false);
         retry.stop();
         cluster.destroy();
@@ -151,42 +170,6 @@ export function connectRedis(target: RedisTarget, { commandTimeoutMs, maxPending
       first.settle(false);
       retry.stop();
       await sentinel.destroy().catch(() => {});
-    },
-  };
-}
-
-/** A promise settled once, by the first connection or the failure of the first attempt. */
-function firstConnectionLatch() {
-  let settle!: (connected: boolean) => void;
-  const promise = new Promise<boolean>((resolve) => (settle = resolve));
-  return { promise, settle: (connected: boolean) => settle(connected) };
-}
-
-/** Calls `connect` until it succeeds or `stop()` is called, backing off between attempts. */
-function retrying(connect: () => Promise<unknown>, first: { settle(connected: boolean): void }) {
-  let stopped = false;
-  let wake: (() => void) | undefined;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  void (async () => {
-    for (let attempt = 0; !stopped; attempt++) {
-      try {
-        await connect();
-        first.settle(true);
-        return;
-      } catch {
-        first.settle(false);
-      }
-      await new Promise<void>((resolve) => {
-        wake = resolve;
-        timer = setTimeout(resolve, backoff(attempt));
-      });
-    }
-  })();
-  return {
-    stop() {
-      stopped = true;
-      clearTimeout(timer);
-      wake?.();
     },
   };
 }

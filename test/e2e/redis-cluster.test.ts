@@ -176,3 +176,27 @@ describe('Bun and Node instances on one cluster', () => {
     expect((await redisCli(promoted.port, 'get', `ratelimit:default:${windowStart()}:${client}`)).trim()).toBe('4');
   }, 120_000);
 });
+
+describe('a store started while a master is down', () => {
+  it('counts once the master\'s replica has taken over, without a restart', async () => {
+    const nodes = await cluster.topology();
+    const victim = nodes.find((node) => node.role === 'master' && !node.failing && nodes.some((replica) => replica.masterId === node.id && !replica.failing))!;
+    expect(victim, 'a master that still has a replica').toBeDefined();
+    await cluster.server(victim.port).kill();
+    // Started at once: the topology it finds still names the dead master, whose replica takes over only later.
+    const store = createRedisStore({ mode: 'cluster', urls: cluster.urls() }, { keyPrefix: 'test:late' });
+    try {
+      const started = performance.now();
+      const keys = Array.from({ length: 30 }, (_, i) => `client-${i}`);
+      const counting = await eventually(async () => {
+        const results = await Promise.allSettled(keys.map((key) => store.increment(key, 0, 60_000)));
+        return results.every((result) => result.status === 'fulfilled');
+      }, 40_000, 200);
+      expect(counting, 'every key counted in Redis again').toBe(true);
+      console.log(`cluster: a store started during a failover counted ${Math.round(performance.now() - started)} ms later`);
+    } finally {
+      await store.close();
+    }
+  }, 120_000);
+});
+

@@ -260,6 +260,9 @@ export async function until(what: string, check: () => Promise<boolean>, timeout
 }
 
 export interface ClusterNode {
+  id: string;
+  /** The id of the master a replica copies ('-' for a master). */
+  masterId: string;
   port: number;
   role: 'master' | 'replica';
   /** Flagged as failing by the node asked. */
@@ -304,9 +307,11 @@ export async function startCluster({ masters = 3, nodeTimeoutMs = 1000 } = {}): 
         .trim()
         .split('\n')
         .map((line) => {
-          const [, address, flags, , , , , , ...slots] = line.trim().split(' ');
+          const [id, address, flags, masterId, , , , , ...slots] = line.trim().split(' ');
           const flagList = flags!.split(',');
           return {
+            id: id!,
+            masterId: masterId!,
             port: Number(/:(\d+)@/.exec(address!)![1]),
             role: flagList.includes('master') ? 'master' : 'replica',
             failing: flagList.includes('fail') || flagList.includes('fail?'),
