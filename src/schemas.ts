@@ -108,8 +108,12 @@ export const Health = v.pipe(
   v.object({
     status: v.picklist(['ok', 'degraded']),
     rateLimitStore: v.picklist(['memory', 'redis', 'durable-object']),
-    // Additive: how the Redis store reaches Redis, present only with rateLimitStore "redis".
-    redisMode: v.optional(v.picklist(['standalone', 'cluster', 'sentinel'])),
+    redisMode: v.optional(
+      v.pipe(
+        v.picklist(['standalone', 'cluster', 'sentinel']),
+        v.description('With rateLimitStore "redis": one Redis server, a Redis Cluster, or a master watched by Sentinel.'),
+      ),
+    ),
     reason: v.optional(v.string()),
     // Which facts this instance serves: their review date, and when it loaded them (start-up or the last reload).
     facts: v.object({ reviewedOn: isoDate, loadedAt: v.pipe(v.string(), v.isoTimestamp()) }),

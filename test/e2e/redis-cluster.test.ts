@@ -1,12 +1,12 @@
 /**
  * Redis Cluster: a real 3-master, 3-replica cluster on loopback ports, shared by every test here (the
  * one that kills a master runs last). The store sends one script call per key, each to its key's
- * master; two instances (Bun and Node) share one quota through the cluster; losing a master keeps
+ * master; three instances (Bun, Deno and Node) share one quota through the cluster; losing a master keeps
  * every instance answering, is logged once each way, and counting goes on on the promoted replica.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRedisStore } from '../../src/ratelimit/redis.ts';
-import { startEntry, type RunningEntry } from '../support/entries.ts';
+import { RUNTIMES, startEntry, type RunningEntry } from '../support/entries.ts';
 import { awayFromWindowEdge, eventually, sleep } from '../support/ratelimit.ts';
 import { infoFields, redisCli, startCluster, type ClusterNode, type RedisClusterProcesses } from '../support/redis.ts';
 
@@ -72,7 +72,7 @@ describe('the Redis store on a cluster', () => {
   });
 });
 
-describe('Bun and Node instances on one cluster', () => {
+describe('Bun, Deno and Node instances on one cluster', () => {
   let instances: RunningEntry[];
   const get = (instance: RunningEntry, path: string, from: string) => fetch(`${instance.url}${path}`, { headers: { 'x-forwarded-for': from } });
   const health = async (instance: RunningEntry) => (await (await get(instance, '/api/v1/health', '192.0.2.254')).json()) as Record<string, unknown>;
@@ -85,7 +85,7 @@ describe('Bun and Node instances on one cluster', () => {
 
   beforeAll(async () => {
     const env = { REDIS_CLUSTER_URLS: cluster.urls().join(','), RATE_LIMIT_QUOTA: String(QUOTA), RATE_LIMIT_WINDOW_SECONDS: String(WINDOW), TRUST_PROXY_HOPS: '1' };
-    instances = await Promise.all([startEntry('bun', env), startEntry('node', env)]);
+    instances = await Promise.all(RUNTIMES.map((runtime) => startEntry(runtime, env)));
   });
   afterAll(async () => {
     await Promise.all((instances ?? []).map((instance) => instance.stop()));
@@ -97,13 +97,14 @@ describe('Bun and Node instances on one cluster', () => {
     }
   });
 
-  it('admit exactly the quota across both, alternating, then refuse on both', async () => {
+  it('admit exactly the quota across all three, in turn, then refuse on each', async () => {
     await awayFromWindowEdge(WINDOW);
     const answers = [];
-    for (let i = 0; i < QUOTA + 2; i++) answers.push(await get(instances[i % 2]!, '/api/v1', '198.51.100.40'));
-    expect(answers.map((answer) => answer.status)).toEqual([...Array<number>(QUOTA).fill(200), 429, 429]);
+    for (let i = 0; i < QUOTA + 3; i++) answers.push(await get(instances[i % instances.length]!, '/api/v1', '198.51.100.40'));
+    expect(answers.map((answer) => answer.status)).toEqual([...Array<number>(QUOTA).fill(200), 429, 429, 429]);
     expect(answers.map((answer) => Number(answer.headers.get('x-ratelimit-remaining')))).toEqual([
       ...Array.from({ length: QUOTA }, (_, i) => QUOTA - 1 - i),
+      0,
       0,
       0,
     ]);
@@ -112,7 +113,7 @@ describe('Bun and Node instances on one cluster', () => {
   it('spread the counters of many clients over all three masters', async () => {
     await awayFromWindowEdge(WINDOW);
     const clients = Array.from({ length: 60 }, (_, i) => `198.18.0.${i + 1}`);
-    for (const [i, client] of clients.entries()) expect((await get(instances[i % 2]!, '/api/v1', client)).status).toBe(200);
+    for (const [i, client] of clients.entries()) expect((await get(instances[i % instances.length]!, '/api/v1', client)).status).toBe(200);
     let held = 0;
     for (const node of await masters()) {
       const keys = await keysOn(node.port, `ratelimit:default:${windowStart()}:198.18.0.*`);
@@ -145,7 +146,7 @@ describe('Bun and Node instances on one cluster', () => {
     await cluster.server(victim.port).kill();
     const killedAt = performance.now();
     const degraded = await Promise.all(instances.map((instance) => eventually(async () => (await health(instance)).status === 'degraded', 10_000, 50)));
-    expect(degraded, 'each instance reports degraded while the master is gone').toEqual([true, true]);
+    expect(degraded, 'each instance reports degraded while the master is gone').toEqual(instances.map(() => true));
     for (const instance of instances) {
       expect(await eventually(async () => (await health(instance)).status === 'ok', 30_000), 'back to ok after the failover').toBe(true);
     }
@@ -171,7 +172,7 @@ describe('Bun and Node instances on one cluster', () => {
       if (serves(promoted, slot)) client = `198.51.100.${i}`;
     }
     const remaining = [];
-    for (let i = 0; i < 4; i++) remaining.push(Number((await get(instances[i % 2]!, '/api/v1', client)).headers.get('x-ratelimit-remaining')));
+    for (let i = 0; i < 4; i++) remaining.push(Number((await get(instances[i % instances.length]!, '/api/v1', client)).headers.get('x-ratelimit-remaining')));
     expect(remaining).toEqual([QUOTA - 1, QUOTA - 2, QUOTA - 3, QUOTA - 4]);
     expect((await redisCli(promoted.port, 'get', `ratelimit:default:${windowStart()}:${client}`)).trim()).toBe('4');
   }, 120_000);

@@ -1,11 +1,11 @@
 /**
  * Redis with Sentinel: a real master, replica and sentinel (quorum 1, down after 1 s) on loopback
- * ports. Two instances (Bun and Deno) count on the master the sentinel names; when the master is
+ * ports. Three instances (Bun, Deno and Node) count on the master the sentinel names; when the master is
  * killed under load, every request is still answered (no 5xx, no connection error), each instance
  * logs the loss and the regain once, and counts land on the promoted replica without a restart.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEntry, type RunningEntry } from '../support/entries.ts';
+import { RUNTIMES, startEntry, type RunningEntry } from '../support/entries.ts';
 import { awayFromWindowEdge, eventually, sleep } from '../support/ratelimit.ts';
 import { infoFields, redisCli, startSentinel, type RedisSentinelProcesses } from '../support/redis.ts';
 
@@ -35,19 +35,21 @@ beforeAll(async () => {
     RATE_LIMIT_WINDOW_SECONDS: String(WINDOW),
     TRUST_PROXY_HOPS: '1',
   };
-  instances = await Promise.all([startEntry('bun', env), startEntry('deno', env)]);
+  instances = await Promise.all(RUNTIMES.map((runtime) => startEntry(runtime, env)));
 });
 afterAll(async () => {
   await Promise.all((instances ?? []).map((instance) => instance.stop()));
   await redis?.dispose();
 });
 
-describe('Bun and Deno instances on a Sentinel-watched master', () => {
+describe('Bun, Deno and Node instances on a Sentinel-watched master', () => {
   it('say in health that they count through Sentinel, and count on the master', async () => {
     await awayFromWindowEdge(WINDOW);
     for (const instance of instances) expect(await health(instance)).toMatchObject({ status: 'ok', rateLimitStore: 'redis', redisMode: 'sentinel' });
-    expect([await remaining(instances[0]!, '198.51.100.60'), await remaining(instances[1]!, '198.51.100.60')]).toEqual([QUOTA - 1, QUOTA - 2]);
-    expect((await redisCli(redis.master.port, 'get', keyOf('198.51.100.60'))).trim()).toBe('2');
+    const seen = [];
+    for (const instance of instances) seen.push(await remaining(instance, '198.51.100.60'));
+    expect(seen).toEqual([QUOTA - 1, QUOTA - 2, QUOTA - 3]);
+    expect((await redisCli(redis.master.port, 'get', keyOf('198.51.100.60'))).trim()).toBe('3');
   });
 
   it('keep answering when the master is killed under load, log the loss once, and count on the promoted replica', async () => {
@@ -95,7 +97,7 @@ describe('Bun and Deno instances on a Sentinel-watched master', () => {
     expect(infoFields(await redisCli(redis.replica.port, 'info', 'replication')).role).toBe('master');
     const client = '198.51.100.61';
     const seen = [];
-    for (let i = 0; i < 4; i++) seen.push(await remaining(instances[i % 2]!, client));
+    for (let i = 0; i < 4; i++) seen.push(await remaining(instances[i % instances.length]!, client));
     expect(seen).toEqual([QUOTA - 1, QUOTA - 2, QUOTA - 3, QUOTA - 4]);
     expect((await redisCli(redis.replica.port, 'get', keyOf(client))).trim()).toBe('4');
   }, 120_000);
