@@ -4,13 +4,15 @@
  *
  *   rss [requests] [clients]   RSS and heap before and after `requests` calls spread over `clients` addresses
  *   stores <redisUrl> [rounds] [seconds]   handler throughput with the Redis store against the memory store
- *   dispatch [calls]   finding a document's answer by exact path in a Map against itty-router over the same paths
+ *   dispatch [calls]   finding a path's target by exact path in a Map, as the handler does, against itty-router's Router.fetch over the same paths
  */
 import { Router } from 'itty-router';
 import { checkFacts } from '../src/facts.ts';
-import { createHandler, pathOf, type Handler } from '../src/handler.ts';
+import { createHandler, type Handler } from '../src/handler.ts';
+import { pathOf } from '../src/http.ts';
 import { MemoryStore } from '../src/ratelimit/memory.ts';
-import { pathsOf, ROUTES } from '../src/routes.ts';
+import { pathsOf } from '../src/route.ts';
+import { ROUTES } from '../src/routes.ts';
 import sampleFacts from '../src/sample-facts.json' with { type: 'json' };
 
 const BASE = 'http://127.0.0.1:8787';
@@ -102,12 +104,13 @@ async function stores(redisUrl: string, rounds: number, seconds: number) {
 }
 
 /**
- * The worth of the documents map (src/handler.ts): GET and HEAD of a document are found by exact
- * path in a Map; the same lookup through itty-router, with every document path registered in the
- * route table's order, for a path early and one late in the table.
+ * What dispatching through the route table's Map costs (the handler cuts the path from the URL and
+ * finds its target by exact path) against itty-router used as designed (Router.fetch parses the URL
+ * and its query, then tries each registered pattern in order), every path of the table registered
+ * in its order, for a path early and one late in the table.
  */
 async function dispatch(calls: number) {
-  const paths = ROUTES.filter((route) => route.answer === 'document').flatMap((route) => pathsOf(route).map(({ path }) => path));
+  const paths = ROUTES.flatMap((route) => pathsOf(route).map(({ path }) => path));
   const map = new Map<string, string>();
   const router = Router();
   for (const path of paths) {

@@ -3,34 +3,85 @@
  * wrangler bundles it exactly as `wrangler deploy` would (dry run); Miniflare serves the bundle on
  * HOST:PORT with the environment as the Worker's string bindings and the Durable Object counters.
  * FACTS_FILE, if set, replaces the bundled sample facts, as the alias in wrangler.jsonc does at deploy.
+ * The configuration, the facts file and the port are checked here first, so a refusal is one message
+ * naming the variable or the file, as on the other runtimes, rather than a trace from workerd.
  */
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { Log, LogLevel, Miniflare } from 'miniflare';
+import { loadConfig } from '../src/config.ts';
+import { StartupError } from '../src/startup-error.ts';
+import { listenFailure, loadFacts } from '../src/start.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
-const { FACTS_FILE, PORT = '8787', HOST = '127.0.0.1', RATE_LIMIT_COUNTER = 'on', ...bindings } = process.env;
+const { FACTS_FILE, PORT: _port, HOST: _host, RATE_LIMIT_COUNTER = 'on', ...bindings } = process.env;
+const factsAlias = join(ROOT, `.wrangler-facts-${process.pid}.jsonc`);
+let outdir: string | undefined;
+let bundling: ReturnType<typeof execFile> | undefined;
+let mf: Miniflare | undefined;
+let stopping = false;
 
-const outdir = await mkdtemp(join(tmpdir(), 'product-discovery-workers-'));
+/** SIGINT and SIGTERM stop whatever is under way (the bundler, workerd), then exit 0. */
+const stop = async () => {
+  if (stopping) return;
+  stopping = true;
+  bundling?.kill('SIGTERM');
+  await mf?.dispose().catch(() => {});
+  await cleanUp();
+  process.exit(0);
+};
+// Also after Miniflare has put its own handlers in, which would exit with 128 + the signal number before dispose().
+const stopOnSignals = () => {
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.removeAllListeners(signal);
+    process.on(signal, stop);
+  }
+};
+stopOnSignals();
+
+async function cleanUp() {
+  await rm(factsAlias, { force: true });
+  if (outdir) await rm(outdir, { recursive: true, force: true });
+}
+
+async function refuse(message: string): Promise<never> {
+  // A failure caused by stopping (the bundler or workerd ended by the signal) is no refusal: stop() exits.
+  if (stopping) return new Promise<never>(() => {});
+  console.error(message);
+  await mf?.dispose().catch(() => {});
+  await cleanUp();
+  process.exit(1);
+}
+
+let host: string;
+let port: number;
 try {
-  await promisify(execFile)(join(ROOT, 'node_modules/.bin/wrangler'), ['deploy', '--dry-run', '--outdir', outdir, '--config', await config()], {
+  ({ host, port } = loadConfig(process.env));
+  if (FACTS_FILE) await loadFacts(FACTS_FILE, (path) => readFile(path, 'utf8'));
+  if (port !== 0) await canListen(host, port);
+} catch (error) {
+  if (!(error instanceof StartupError)) throw error;
+  await refuse(error.message);
+}
+
+outdir = await mkdtemp(join(tmpdir(), 'product-discovery-workers-'));
+try {
+  const wrangler = promisify(execFile)(join(ROOT, 'node_modules/.bin/wrangler'), ['deploy', '--dry-run', '--outdir', outdir, '--config', await config()], {
     cwd: ROOT,
     env: { ...process.env, WRANGLER_SEND_METRICS: 'false', NO_COLOR: '1' },
   });
+  bundling = wrangler.child;
+  await wrangler;
+  bundling = undefined;
 } catch (error) {
   const { stdout = '', stderr = '' } = error as { stdout?: string; stderr?: string };
-  console.error(`The Worker could not be bundled:\n${stdout}${stderr}`);
-  process.exitCode = 1;
-} finally {
-  await rm(join(ROOT, `.wrangler-facts-${process.pid}.jsonc`), { force: true });
+  await refuse(`The Worker could not be bundled:\n${stdout}${stderr}`);
 }
-if (process.exitCode) {
-  await rm(outdir, { recursive: true, force: true });
-  process.exit();
-}
+await rm(factsAlias, { force: true });
 
 /**
  * wrangler.jsonc, or with FACTS_FILE a copy beside it whose facts alias points at that file
@@ -41,14 +92,25 @@ async function config(): Promise<string> {
   if (!FACTS_FILE) return shipped;
   const text = await readFile(shipped, 'utf8');
   // Beside the original, so the relative paths in it still resolve.
-  const copy = join(ROOT, `.wrangler-facts-${process.pid}.jsonc`);
-  await writeFile(copy, text.replace('"./src/sample-facts.json"', JSON.stringify(resolve(FACTS_FILE))));
-  return copy;
+  await writeFile(factsAlias, text.replace('"./src/sample-facts.json"', JSON.stringify(resolve(FACTS_FILE))));
+  return factsAlias;
 }
 
-const mf = new Miniflare({
-  host: HOST,
-  port: Number(PORT),
+/** Node's own listen on HOST:PORT, closed at once: a busy port or an address not of this machine is named before workerd tries. */
+function canListen(hostname: string, portNumber: number): Promise<void> {
+  return new Promise((done, fail) => {
+    const probe = createServer();
+    probe.once('error', (error) => fail(listenFailure(error, { host: hostname, port: portNumber })));
+    probe.listen({ host: hostname, port: portNumber, exclusive: true }, () => probe.close(() => done()));
+  });
+}
+
+// What workerd prints while it starts is held back: on a refusal, only the reason is printed.
+let starting = true;
+let startup = '';
+mf = new Miniflare({
+  host: host!,
+  port: port!,
   // The one bundled module; its optional imports that wrangler left out are never loaded.
   modules: [{ type: 'ESModule', path: join(outdir, 'workers.js') }],
   modulesRoot: outdir,
@@ -60,28 +122,28 @@ const mf = new Miniflare({
   // No Request.cf from the network: a fixed placeholder (CF-Connecting-IP is still the caller's address).
   cf: false,
   log: new Log(LogLevel.WARN),
+  handleRuntimeStdio(stdout: NodeJS.ReadableStream, stderr: NodeJS.ReadableStream) {
+    stdout.pipe(process.stdout);
+    stderr.on('data', (chunk: Buffer) => (starting ? (startup += chunk) : process.stderr.write(chunk)));
+  },
 });
+stopOnSignals();
 
 let url: URL;
 try {
   url = await mf.ready;
-} catch (error) {
-  // workerd has already printed why the Worker refused to start (a StartupError names the field).
-  console.error((error as Error).message);
-  await mf.dispose().catch(() => {});
-  await rm(outdir, { recursive: true, force: true });
-  process.exit(1);
+} catch {
+  await refuse(startupFailure(startup));
 }
-const served = url.origin;
+starting = false;
+process.stderr.write(startup);
+const served = url!.origin;
 console.log(`Serving the Worker in workerd on ${served} (public base ${process.env.PUBLIC_BASE_URL ?? served})`);
 
-const stop = async () => {
-  await mf.dispose();
-  await rm(outdir, { recursive: true, force: true });
-  process.exit(0);
-};
-// Miniflare's own exit hook would end the process with 128 + the signal number before dispose().
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.removeAllListeners(signal);
-  process.on(signal, stop);
+/** Why workerd did not start: the Worker's own StartupError, a port taken since the check above, or what workerd said. */
+function startupFailure(output: string): string {
+  const refused = /Uncaught (?:Error: )?StartupError: ([\s\S]*?)\n\s+at /.exec(output);
+  if (refused) return refused[1]!;
+  if (/Address already in use/.test(output)) return listenFailure({ code: 'EADDRINUSE' }, { host: host!, port: port! }).message;
+  return `The Worker did not start in workerd:\n${output.trim()}`;
 }

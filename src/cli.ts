@@ -4,7 +4,7 @@
  * accepts a facts file exactly as start-up does, so a product team can run it in its own CI.
  */
 import { readFile } from 'node:fs/promises';
-import { StartupError } from './config.ts';
+import { StartupError } from './startup-error.ts';
 import { loadFacts } from './start.ts';
 
 const USAGE = `Usage:

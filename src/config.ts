@@ -3,28 +3,20 @@
  * The only module that knows the variable names; everything else receives `Options`.
  */
 import * as v from 'valibot';
-import { PoliciesJson, pathOf, type Policy } from './ratelimit/policies.ts';
+import type { Deprecation } from './deprecation.ts';
+import { CONTENT_SIGNAL_DEFAULT } from './discovery/robots.ts';
+import { MCP_DEFAULTS } from './mcp/endpoint.ts';
+import { TRUST_PROXY_HOPS_DEFAULT } from './ratelimit/client.ts';
+import { RATE_LIMIT_DEFAULTS, type RateLimitOptions } from './ratelimit/index.ts';
+import { PoliciesJson, pathOf } from './ratelimit/policies.ts';
 import { RedisUrl, RedisUrlList } from './ratelimit/redis-target.ts';
+import { StartupError } from './startup-error.ts';
 
-export class StartupError extends Error {
-  override name = 'StartupError';
-}
+/** What only a runtime entry needs; every other default belongs to the module it configures. */
+const DEFAULTS = { port: 8787, host: '127.0.0.1' };
 
-/** The defaults of every setting: the environment's and, for an embedding app, `createHandler`'s. */
-export const DEFAULTS = {
-  port: 8787,
-  host: '127.0.0.1',
-  rateLimit: { quota: 120, windowSeconds: 60, fail: 'open' as 'open' | 'closed', ipv6PrefixBits: 56 },
-  trustProxyHops: 0,
-  mcp: { maxBodyBytes: 65536 },
-};
-
-/** `defaults` with every value `given` defines (an undefined value keeps the default). */
-export function withDefaults<T extends object, G extends Partial<T>>(defaults: T, given: G | undefined): T & G {
-  const merged = { ...defaults } as Record<string, unknown>;
-  for (const [name, value] of Object.entries(given ?? {})) if (value !== undefined) merged[name] = value;
-  return merged as T & G;
-}
+/** contentsignals.org: the signals robots.txt's `Content-Signal` line may give, each `yes` or `no`. */
+const CONTENT_SIGNALS = ['search', 'ai-input', 'ai-train'];
 
 const DAY_MS = 86_400_000;
 const MIN_SUNSET_NOTICE_DAYS = 90;
@@ -59,21 +51,32 @@ const baseUrl = v.pipe(
   v.transform((text) => text.replace(/\/+$/, '')),
 );
 
+const contentSignal = v.pipe(
+  v.string(),
+  v.transform((text) => text.split(',').map((item) => item.trim().toLowerCase()).filter(Boolean)),
+  v.check(
+    (items) => items.length > 0 && items.every((item) => /^[a-z-]+=(yes|no)$/.test(item) && CONTENT_SIGNALS.includes(item.split('=')[0]!)),
+    `must be comma-separated signals (${CONTENT_SIGNALS.join(', ')}), each =yes or =no, such as "search=yes, ai-input=yes, ai-train=no"`,
+  ),
+  v.check((items) => new Set(items.map((item) => item.split('=')[0])).size === items.length, 'names a signal twice'),
+  v.transform((items) => items.join(', ')),
+);
+
 const Environment = v.object({
   PORT: v.optional(wholeNumber(0, 65535), String(DEFAULTS.port)),
   HOST: v.optional(v.pipe(v.string(), v.nonEmpty('must not be empty')), DEFAULTS.host),
   PUBLIC_BASE_URL: v.optional(baseUrl),
   FACTS_FILE: v.optional(v.pipe(v.string(), v.nonEmpty('must be a file path'))),
-  RATE_LIMIT_QUOTA: v.optional(wholeNumber(1, 1_000_000_000), String(DEFAULTS.rateLimit.quota)),
-  RATE_LIMIT_WINDOW_SECONDS: v.optional(wholeNumber(1, 86_400), String(DEFAULTS.rateLimit.windowSeconds)),
+  RATE_LIMIT_QUOTA: v.optional(wholeNumber(1, 1_000_000_000), String(RATE_LIMIT_DEFAULTS.quota)),
+  RATE_LIMIT_WINDOW_SECONDS: v.optional(wholeNumber(1, 86_400), String(RATE_LIMIT_DEFAULTS.windowSeconds)),
   REDIS_URL: v.optional(RedisUrl),
   REDIS_CLUSTER_URLS: v.optional(RedisUrlList('redis://10.0.0.1:6379,redis://10.0.0.2:6379,redis://10.0.0.3:6379')),
   REDIS_SENTINEL_URLS: v.optional(RedisUrlList('redis://10.0.0.1:26379,redis://10.0.0.2:26379,redis://10.0.0.3:26379')),
   REDIS_SENTINEL_MASTER: v.optional(v.pipe(v.string(), v.regex(/^[^\s,]+$/, 'must be the name of the master group the sentinels monitor, such as mymaster'))),
   RATE_LIMIT_POLICIES: v.optional(PoliciesJson),
-  RATE_LIMIT_FAIL: v.optional(v.picklist(['open', 'closed'], 'must be "open" or "closed"'), DEFAULTS.rateLimit.fail),
-  TRUST_PROXY_HOPS: v.optional(wholeNumber(0, 32), String(DEFAULTS.trustProxyHops)),
-  RATE_LIMIT_IPV6_PREFIX: v.optional(wholeNumber(32, 128), String(DEFAULTS.rateLimit.ipv6PrefixBits)),
+  RATE_LIMIT_FAIL: v.optional(v.picklist(['open', 'closed'], 'must be "open" or "closed"'), RATE_LIMIT_DEFAULTS.fail),
+  TRUST_PROXY_HOPS: v.optional(wholeNumber(0, 32), String(TRUST_PROXY_HOPS_DEFAULT)),
+  RATE_LIMIT_IPV6_PREFIX: v.optional(wholeNumber(32, 128), String(RATE_LIMIT_DEFAULTS.ipv6PrefixBits)),
   ACCESS_LOG: v.optional(v.picklist(['json', 'off'], 'must be "json" or "off"'), 'off'),
   MCP_ALLOWED_ORIGINS: v.optional(
     v.pipe(
@@ -85,20 +88,16 @@ const Environment = v.object({
       ),
     ),
   ),
-  MCP_MAX_BODY_BYTES: v.optional(wholeNumber(1024, 16 * 1024 * 1024), String(DEFAULTS.mcp.maxBodyBytes)),
+  MCP_MAX_BODY_BYTES: v.optional(wholeNumber(1024, 16 * 1024 * 1024), String(MCP_DEFAULTS.maxBodyBytes)),
   DEPRECATION_DATE: v.optional(isoDate),
   SUNSET_DATE: v.optional(isoDate),
   SUCCESSOR_PATH: v.optional(
     v.pipe(v.string(), v.regex(/^\/[A-Za-z0-9._~\/-]*$/, 'must be a path starting with /, such as /api/v2')),
     '/api/v2',
   ),
+  DOCS_PAGE: v.optional(v.picklist(['on', 'off'], 'must be "on" or "off"'), 'on'),
+  CONTENT_SIGNAL: v.optional(contentSignal, CONTENT_SIGNAL_DEFAULT),
 });
-
-export interface Deprecation {
-  deprecatedAt: Date;
-  sunsetAt: Date;
-  successorPath: string;
-}
 
 export interface Options {
   port: number;
@@ -106,23 +105,16 @@ export interface Options {
   /** `{base}`; unset means "the address the server listens on", known only once it listens. */
   publicBaseUrl?: string;
   factsFile?: string;
-  rateLimit: {
-    quota: number;
-    windowSeconds: number;
-    fail: 'open' | 'closed';
-    ipv6PrefixBits: number;
-    /** The shared store, at most one of the three (none: in memory). */
-    redisUrl?: string;
-    redisClusterUrls?: string[];
-    redisSentinel?: { urls: string[]; masterName: string };
-    /** Networks with their own quota (RATE_LIMIT_POLICIES); the first entry holding an address wins. */
-    policies?: Policy[];
-  };
+  rateLimit: Omit<RateLimitOptions, 'store'>;
   trustProxyHops: number;
   /** One JSON line per request through the logger. */
   accessLog: boolean;
   mcp: { allowedOrigins?: string[]; maxBodyBytes: number };
   deprecation?: Deprecation;
+  /** Serve the docs page at /docs and link to it (DOCS_PAGE). */
+  docsPage: boolean;
+  /** robots.txt's `Content-Signal` value (contentsignals.org), normalised. */
+  contentSignal: string;
 }
 
 /** Reads the environment; throws a StartupError naming the variable and the fix. */
@@ -156,6 +148,8 @@ export function loadConfig(env: Record<string, string | undefined>): Options {
     accessLog: e.ACCESS_LOG === 'json',
     mcp: { allowedOrigins: e.MCP_ALLOWED_ORIGINS, maxBodyBytes: e.MCP_MAX_BODY_BYTES },
     deprecation: deprecation(e.DEPRECATION_DATE, e.SUNSET_DATE, e.SUCCESSOR_PATH),
+    docsPage: e.DOCS_PAGE === 'on',
+    contentSignal: e.CONTENT_SIGNAL,
   };
 }
 

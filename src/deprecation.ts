@@ -1,6 +1,13 @@
 /** @module The v1 deprecation lifecycle: RFC 9745 Deprecation, RFC 8594 Sunset and the successor link. */
-import type { Deprecation as DeprecationConfig } from './config.ts';
 import type { ApiIndex } from './schemas.ts';
+
+/** A deprecation of v1, once announced (the environment's DEPRECATION_DATE, SUNSET_DATE, SUCCESSOR_PATH). */
+export interface Deprecation {
+  deprecatedAt: Date;
+  sunsetAt: Date;
+  /** The successor's path under `{base}`, e.g. `/api/v2`. */
+  successorPath: string;
+}
 
 export interface DeprecationNotice {
   /** Headers for every response to a path under /api/v1 (Link is merged with the service-desc link). */
@@ -9,7 +16,7 @@ export interface DeprecationNotice {
   index: NonNullable<ApiIndex['deprecation']>;
 }
 
-export function deprecationNotice(base: string, config: DeprecationConfig | undefined): DeprecationNotice | undefined {
+export function deprecationNotice(base: string, config: Deprecation | undefined): DeprecationNotice | undefined {
   if (!config) return undefined;
   const successor = `${base}${config.successorPath}`;
   return {

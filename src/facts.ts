@@ -1,10 +1,13 @@
 /**
- * @module The reviewed facts: parsed, validated against the Product schema and checked for
- * credentials and policy before the service starts. What the file says is exactly what is served.
+ * @module The reviewed facts: parsed, validated against the facts file schema and checked for
+ * credentials, duplicate ids, real dates and policy before the service starts. What the file says
+ * is exactly what is served (but its `$schema`, which is for editors).
  */
+import { closestMatch } from 'leven';
 import * as v from 'valibot';
-import { StartupError } from './config.ts';
-import { Product, type Resource } from './schemas.ts';
+import { StartupError } from './startup-error.ts';
+import { parseJsonText } from './json-text.ts';
+import { FactsFile, type Product, type Resource } from './schemas.ts';
 
 // The contract's word rule ("Surface"): a parameter carries a credential when one of its words is one
 // of these, or when it is `code` alone or after auth/authorization/oauth (an OAuth authorization code).
@@ -31,55 +34,123 @@ export const resourceId = (resource: Resource): string => resource.id ?? resourc
 
 /** Parses and checks a facts document; throws a StartupError naming every bad field and its fix. */
 export function parseFacts(source: string, text: string): Product {
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    throw new StartupError(`Facts file ${source} is not valid JSON (${(error as Error).message}): fix the syntax.`);
+  const json = parseJsonText(text);
+  if (!json.ok) {
+    const at = json.line ? ` at line ${json.line}, column ${json.column}` : '';
+    throw new StartupError(`Facts file ${source} is not valid JSON${at}: ${json.reason}.`);
   }
-  return checkFacts(source, json);
+  return checkFacts(source, json.value);
 }
 
 export function checkFacts(source: string, json: unknown): Product {
-  const result = v.safeParse(Product, json);
-  const problems = result.success
-    ? [...unknownFields(json, result.output, ''), ...credentialUrls(result.output, ''), ...policy(result.output)]
-    : result.issues.map((issue) => `${v.getDotPath(issue) ?? '(top level)'}: ${issue.message}`);
+  const result = v.safeParse(FactsFile, json);
+  const problems = [
+    ...walk(json, FactsFile, []).flatMap(([value, schema, at]) => [...unknownFields(value, schema, at), ...unrealDate(value, schema, at)]),
+    ...(result.success ? [] : result.issues.map(schemaIssue)),
+    ...duplicateIds(json),
+    ...credentialUrls(json, []),
+    ...policy(json),
+  ];
   if (problems.length > 0 || !result.success) {
     throw new StartupError(`Facts file ${source} was refused:\n${problems.map((line) => `  ${line}`).join('\n')}`);
   }
-  return result.output;
+  const { $schema: _editorsOnly, ...facts } = result.output;
+  return facts;
 }
 
-/** The schema drops unknown keys; a reviewed file must not contain anything that would not be served. */
-function unknownFields(input: unknown, output: unknown, path: string): string[] {
-  if (Array.isArray(input) && Array.isArray(output)) {
-    return input.flatMap((item, index) => unknownFields(item, output[index], `${path}[${index}]`));
-  }
-  if (isRecord(input) && isRecord(output)) {
-    return Object.keys(input).flatMap((key) => {
-      const at = path ? `${path}.${key}` : key;
-      return key in output ? unknownFields(input[key], output[key], at) : [`${at}: unknown field; remove it or correct its name`];
+type Key = string | number;
+/** What the checks need of a valibot schema to follow a value through it. */
+interface Shape {
+  type: string;
+  entries?: Record<string, Shape>;
+  item?: Shape;
+  wrapped?: Shape;
+  pipe?: readonly Shape[];
+}
+
+/** `product.audiences[2]`: the path of a field as a product team reads it. */
+const pathOf = (keys: readonly Key[]) =>
+  keys.map((key, index) => (typeof key === 'number' ? `[${key}]` : index === 0 ? key : `.${key}`)).join('') || '(top level)';
+
+/** Every value of `input` that the schema describes, with its schema and path, following objects and arrays. */
+function walk(input: unknown, schema: Shape, at: Key[]): [unknown, Shape, Key[]][] {
+  const shape = schema.wrapped ?? schema;
+  const here: [unknown, Shape, Key[]] = [input, shape, at];
+  if (Array.isArray(input) && shape.item) return [here, ...input.flatMap((item, index) => walk(item, shape.item!, [...at, index]))];
+  if (!isRecord(input) || !shape.entries) return [here];
+  const entries = shape.entries;
+  return [here, ...Object.entries(input).flatMap(([key, value]) => (Object.hasOwn(entries, key) ? walk(value, entries[key]!, [...at, key]) : []))];
+}
+
+/** A member the schema does not name would not be served: refused by the name written, with the nearest allowed one. */
+function unknownFields(input: unknown, shape: Shape, at: Key[]): string[] {
+  if (!isRecord(input) || !shape.entries) return [];
+  const allowed = Object.keys(shape.entries);
+  const absent = allowed.filter((key) => !Object.hasOwn(input, key));
+  return Object.keys(input)
+    .filter((key) => !allowed.includes(key))
+    .map((key) => {
+      const near = closestMatch(key, absent, { maxDistance: Math.max(2, Math.floor(key.length / 4)) });
+      const fix = near ? `did you mean "${near}"?` : `remove it, or use one of: ${allowed.join(', ')}`;
+      return `${pathOf([...at, key])}: unknown field "${key}"; ${fix}`;
     });
-  }
-  return [];
 }
 
-function credentialUrls(value: unknown, path: string): string[] {
-  if (Array.isArray(value)) return value.flatMap((item, index) => credentialUrls(item, `${path}[${index}]`));
-  if (isRecord(value)) {
-    return Object.entries(value).flatMap(([key, item]) => credentialUrls(item, path ? `${path}.${key}` : key));
-  }
+function schemaIssue(issue: v.BaseIssue<unknown>): string {
+  const at = pathOf(issue.path?.map((item) => item.key as Key) ?? []);
+  // valibot's words for a missing key are "Invalid key: Expected "x" but received undefined".
+  const missing = issue.type === 'object' && issue.received === 'undefined' && issue.path?.length;
+  return missing ? `${at}: required field ${issue.expected} is missing; add it` : `${at}: ${issue.message}`;
+}
+
+/** The ISO 8601 shape alone admits 2026-02-31; a date that exists reads back the same. */
+function unrealDate(input: unknown, shape: Shape, at: Key[]): string[] {
+  if (typeof input !== 'string' || !actionsOf(shape).includes('iso_date')) return [];
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(input) || new Date(`${input}T00:00:00Z`).toISOString().startsWith(input)) return [];
+  return [`${pathOf(at)}: "${input}" is not a date that exists; give a real calendar date (YYYY-MM-DD)`];
+}
+
+/** The types of a schema's pipe actions, nested pipes included (`v.pipe(isoDate, v.description(...))`). */
+const actionsOf = (shape: Shape): string[] => (shape.pipe ?? []).flatMap((item) => [item.type, ...actionsOf(item)]);
+
+/** Start options are known by `id`, resources by `resourceId`: each must be unique in its list. */
+function duplicateIds(json: unknown): string[] {
+  if (!isRecord(json)) return [];
+  const repeated = (list: unknown, name: string, idOf: (item: Record<string, unknown>) => [unknown, boolean], what: string) => {
+    const seen = new Map<string, number>();
+    return (Array.isArray(list) ? list : []).flatMap((item, index) => {
+      const [id, written] = isRecord(item) ? idOf(item) : [undefined, false];
+      if (typeof id !== 'string') return [];
+      const first = seen.get(id);
+      if (first === undefined) {
+        seen.set(id, index);
+        return [];
+      }
+      const at = written ? `${name}[${index}].id` : `${name}[${index}]`;
+      return [`${at}: id "${id}"${written ? '' : ' (its kind, as it has no "id")'} is already used by ${name}[${first}]; give each ${what} its own "id"`];
+    });
+  };
+  return [
+    ...repeated(json.resources, 'resources', (item) => (item.id !== undefined ? [item.id, true] : [item.kind, false]), 'resource'),
+    ...repeated(json.startOptions, 'startOptions', (item) => [item.id, true], 'start option'),
+  ];
+}
+
+function credentialUrls(value: unknown, at: Key[]): string[] {
+  if (Array.isArray(value)) return value.flatMap((item, index) => credentialUrls(item, [...at, index]));
+  if (isRecord(value)) return Object.entries(value).flatMap(([key, item]) => credentialUrls(item, [...at, key]));
   if (typeof value !== 'string' || !/^https?:\/\//i.test(value) || !URL.canParse(value)) return [];
   const url = new URL(value);
+  const path = pathOf(at);
   if (url.username || url.password) return [`${path}: URL carries user info; remove the user name and password from it`];
   const carrier = [...url.searchParams.keys()].find(carriesCredential);
   return carrier ? [`${path}: URL query parameter "${carrier}" may carry a credential; link to a public page without it`] : [];
 }
 
-function policy(facts: Product): string[] {
-  return facts.startOptions.flatMap((option, index) =>
-    option.createsGallery && !option.requiresHumanApproval
+function policy(json: unknown): string[] {
+  const options = isRecord(json) && Array.isArray(json.startOptions) ? json.startOptions : [];
+  return options.flatMap((option, index) =>
+    isRecord(option) && option.createsGallery === true && option.requiresHumanApproval === false
       ? [`startOptions[${index}].requiresHumanApproval: creating a gallery always needs a person's approval; set it to true`]
       : [],
   );

@@ -1,55 +1,66 @@
 /**
- * @module The service as one web-standard fetch handler: a request's whole path, top to bottom.
+ * @module The service as one web-standard fetch handler. `createHandler` puts the parts together;
+ * `answer` is a request's whole path, top to bottom:
  *
- *   count the request against the rate limit (CORS preflights and health are not counted)
- *   -> 429 / 503 when the policy refuses it
- *   -> GET/HEAD of a document: its prepared answer (ETag/304, gzip, HEAD)
- *   -> anything else through the router: health, MCP, preflight, 405 with Allow, 404
- *   every answer carries the rate-limit, CORS, nosniff and Link headers (and the deprecation under /api/v1);
- *   every error answer carries `Cache-Control: no-store`; with an access log, one line per request.
+ *   find the path's target in the route table (or the not-found one)
+ *   -> count the request against the rate limit (CORS preflights and health are not counted)
+ *   -> refuse it: 429 over quota, 503 when failing closed
+ *   -> answer: 404, preflight, 405 with Allow, or the route's answer (a prepared document, health,
+ *      a docs file, MCP)
+ *
+ * The headers every answer carries were fixed per path at start-up (headers.ts); the rate-limit
+ * fields of this request are added to them.
  */
-import { DEFAULTS, withDefaults, type Options } from './config.ts';
+import { withAccessLog, type RequestInfo } from './access-log.ts';
 import { originAllowed, preflight } from './cors.ts';
-import { deprecationNotice } from './deprecation.ts';
-import { createDispatcher } from './dispatch.ts';
-import { mergeHeaders, type HeaderRecord } from './headers.ts';
-import { respond } from './http.ts';
+import { withDefaults } from './defaults.ts';
+import { deprecationNotice, type Deprecation } from './deprecation.ts';
+import { CONTENT_SIGNAL_DEFAULT } from './discovery/robots.ts';
+import type { HeaderRecord } from './headers.ts';
+import { pathOf, respond, type HeaderAssembly } from './http.ts';
+import { InFlight } from './in-flight.ts';
 import { errorField, jsonLinesLogger, type Logger } from './log.ts';
-import { problemResponder } from './problems.ts';
-import { clientKey } from './ratelimit/client.ts';
-import { policyFields, stateFields } from './ratelimit/fields.ts';
-import { Limiter, type RateLimitState } from './ratelimit/limiter.ts';
-import { MemoryStore } from './ratelimit/memory.ts';
-import { redisTargetOf } from './ratelimit/redis-target.ts';
-import type { CounterStore } from './ratelimit/store.ts';
-import { allowOf, pathsOf, ROUTES } from './routes.ts';
-import { buildSurface, fixedHeaders, type Surface } from './surface.ts';
+import { MCP_DEFAULTS, type McpOptions } from './mcp/endpoint.ts';
+import { prepareProblem, type ProblemMembers } from './problems.ts';
+import { TRUST_PROXY_HOPS_DEFAULT } from './ratelimit/client.ts';
+import { createRateLimit, type RateLimitOptions } from './ratelimit/index.ts';
+import { takes, type Route } from './route.ts';
+import { buildSurface, type Settings, type Surface, type Target } from './surface.ts';
 import type { ProblemCode, Product } from './schemas.ts';
+
+export type { RequestInfo } from './access-log.ts';
 
 export interface HandlerOptions {
   /** `{base}`: the public base URL used in links, problem types and `servers`. */
   publicBaseUrl: string;
   /** Validated facts (see `parseFacts`). */
   facts: Product;
-  rateLimit?: Partial<Options['rateLimit']> & { store?: CounterStore };
+  rateLimit?: Partial<RateLimitOptions>;
+  /** How many proxies in front append to X-Forwarded-For; at 0 (the default) the header is ignored. */
   trustProxyHops?: number;
-  mcp?: Partial<Options['mcp']>;
-  deprecation?: Options['deprecation'];
+  mcp?: Partial<McpOptions>;
+  deprecation?: Deprecation;
   /** Where log lines go (default: JSON lines on stdout and stderr). */
   logger?: Logger;
   /** One `request` log line per request (time, request id, method, path, status, duration, client key). */
   accessLog?: boolean;
-}
-
-export interface RequestInfo {
-  /** The connection's address, as the runtime reports it. */
-  clientAddress?: string;
+  /** Serve the API reference page at /docs and link to it (default true). */
+  docsPage?: boolean;
+  /** robots.txt's `Content-Signal` line (contentsignals.org; default `search=yes, ai-input=yes`). */
+  contentSignal?: string;
+  /**
+   * How response headers are put together: `template` copies a `Headers` object made at start-up,
+   * which is faster on Bun; `record` (the default) merges plain records, faster on Node, Deno and Workers.
+   */
+  headerAssembly?: HeaderAssembly;
 }
 
 export interface Handler {
   (request: Request, info?: RequestInfo): Promise<Response>;
-  /** Resolves once no request is in flight (for a graceful stop). */
+  /** Resolves once no request is in flight (for a graceful stop); any number of callers may wait. */
   idle(): Promise<void>;
+  /** How many requests are in flight now. */
+  readonly inFlight: number;
   /** Releases the rate-limit store. */
   close(): Promise<void>;
   /**
@@ -59,120 +70,88 @@ export interface Handler {
   reload(facts: Product): Promise<void>;
 }
 
-/** The path of a request URL, which the Request constructor has already normalised, without a URL object. */
-export function pathOf(url: string): string {
-  const start = url.indexOf('/', url.indexOf('//') + 2);
-  if (start < 0) return '/';
-  const query = url.indexOf('?', start);
-  const fragment = url.indexOf('#', start);
-  const end = query < 0 ? fragment : fragment < 0 ? query : Math.min(query, fragment);
-  return end < 0 ? url.slice(start) : url.slice(start, end);
-}
-
-/** Paths whose GET and HEAD are not counted (health): the route table says which. */
-const UNCOUNTED = new Set(ROUTES.filter((route) => route.counted === false).flatMap((route) => pathsOf(route).map(({ path }) => path)));
-
-const countedRequest = (method: string, path: string) =>
-  method !== 'OPTIONS' && !((method === 'GET' || method === 'HEAD') && UNCOUNTED.has(path));
-
-/** What the access-log line learns from answering: the id a 500 problem carries, if there was one. */
-interface Answered {
-  requestId?: string;
-}
-
-/** Failing closed, the store may be back at once: a retry in a few seconds, not at the window's end. */
-const FAIL_CLOSED_RETRY_SECONDS = 2;
-
-function refusalOf(state: RateLimitState): { code: ProblemCode; retryAfter: number } | undefined {
-  if (state.unavailable) return { code: 'service_unavailable', retryAfter: FAIL_CLOSED_RETRY_SECONDS };
-  return state.exceeded ? { code: 'rate_limited', retryAfter: state.resetSeconds } : undefined;
-}
+/** RFC 9110 section 9.3.7: OPTIONS is the preflight; GET and HEAD of an uncounted route (health) are not counted. */
+const counted = (route: Route | undefined, method: string) =>
+  method !== 'OPTIONS' && !(route?.counted === false && (method === 'GET' || method === 'HEAD'));
 
 export async function createHandler(options: HandlerOptions): Promise<Handler> {
   const base = options.publicBaseUrl.replace(/\/+$/, '');
   const log = options.logger ?? jsonLinesLogger();
-  const rateLimit = withDefaults(DEFAULTS.rateLimit, options.rateLimit);
-  const { quota, windowSeconds, fail, ipv6PrefixBits, store: given } = rateLimit;
-  const target = redisTargetOf(rateLimit);
-  const store: CounterStore = given ?? (target ? (await import('./ratelimit/redis.ts')).createRedisStore(target) : new MemoryStore());
-  const limiter = new Limiter({ quota, windowSeconds, fail, store, logger: log });
-  const trustProxyHops = options.trustProxyHops ?? DEFAULTS.trustProxyHops;
-  const mcp = withDefaults({ allowedOrigins: [new URL(base).origin], ...DEFAULTS.mcp }, options.mcp);
-  const settings = {
+  const rateLimit = await createRateLimit(options.rateLimit, options.trustProxyHops ?? TRUST_PROXY_HOPS_DEFAULT, log);
+  const mcp = withDefaults({ allowedOrigins: [new URL(base).origin], ...MCP_DEFAULTS }, options.mcp);
+  const settings: Settings = {
     base,
     deprecation: deprecationNotice(base, options.deprecation),
-    rateLimitPolicy: policyFields(quota, windowSeconds),
-    storeKind: store.kind,
-    redisMode: store.redisMode,
+    rateLimitPolicy: rateLimit.policyFields,
+    storeKind: rateLimit.storeKind,
+    redisMode: rateLimit.redisMode,
     mcp,
+    assembly: options.headerAssembly ?? 'record',
+    docsPage: options.docsPage ?? true,
+    contentSignal: options.contentSignal ?? CONTENT_SIGNAL_DEFAULT,
   };
   // Swapped whole on reload; each request reads it once, so it sees either the old facts or the new.
   let surface: Surface = await buildSurface(settings, options.facts);
-  const headersFor = fixedHeaders(settings);
-  const problem = problemResponder(base);
-  const dispatch = createDispatcher({
-    health: async (request, _fixed, limits) => respond(request, await surface.health(limiter.health().failure), limits),
-    mcp: async (request, fixed, limits) => {
-      const outcome = await surface.mcp(request, mergeHeaders(fixed, limits));
-      return 'refused' in outcome ? problem(request, outcome.refused, fixed, limits) : outcome.response;
-    },
-    preflight: (request, fixed, limits, route) =>
-      route.answer === 'mcp' && !originAllowed(request.headers.get('origin'), mcp.allowedOrigins)
-        ? problem(request, 'origin_not_allowed', fixed, limits)
-        : preflight(request, allowOf(route), mergeHeaders(fixed, limits)),
-    methodNotAllowed: (request, fixed, limits, allow) => problem(request, 'method_not_allowed', fixed, mergeHeaders(limits, { Allow: allow })),
-    notFound: (request, fixed, limits) => problem(request, 'api_route_not_found', fixed, limits),
-  });
 
-  async function answer(request: Request, path: string, key: string, answered?: Answered): Promise<Response> {
+  async function answer(request: Request, { clientAddress, requestId }: RequestInfo): Promise<Response> {
+    const { method } = request;
+    const path = pathOf(request.url);
+    const target = surface.targetOf(path);
     let limits: HeaderRecord = {};
     try {
-      const counted = countedRequest(request.method, path);
-      const counting = counted ? limiter.hit(key) : limiter.peek(key);
-      // Awaited only when the store is remote: the memory store's answer costs no turn of the event loop.
-      const state = counting instanceof Promise ? await counting : counting;
-      limits = stateFields(state);
-      const refusal = counted ? refusalOf(state) : undefined;
-      if (refusal) {
-        const perRequest = mergeHeaders(limits, { 'Retry-After': String(refusal.retryAfter) });
-        return problem(request, refusal.code, headersFor(path), perRequest, refusal.code === 'rate_limited' ? { 'violated-policies': ['default'] } : undefined);
+      const checked = rateLimit.check(request, clientAddress, counted(target.route, method));
+      // Awaited only when the store is remote: the memory store's verdict costs no turn of the event loop.
+      const verdict = checked instanceof Promise ? await checked : checked;
+      limits = verdict.headers;
+      if (verdict.refusal) return problem(request, target, verdict.refusal.code, limits, verdict.refusal.members);
+
+      const { route } = target;
+      if (!route) return problem(request, target, 'api_route_not_found', limits);
+      if (method === 'OPTIONS') {
+        // A browser may call /mcp only from an allowed origin: its preflight is refused too.
+        if (route.answer === 'mcp' && !originAllowed(request.headers.get('origin'), mcp.allowedOrigins)) {
+          return problem(request, target, 'origin_not_allowed', limits);
+        }
+        return preflight(request, target.headers.preflight, limits);
       }
-      const document = (request.method === 'GET' || request.method === 'HEAD') && surface.documents.get(path);
-      if (document) return respond(request, document, limits);
-      return await dispatch(request, path, headersFor(path), limits);
+      if (!takes(route, method)) return problem(request, target, 'method_not_allowed', limits);
+      if (route.answer === 'health') return respond(request, await surface.health(rateLimit.failure()), limits);
+      if (route.answer === 'asset') return respond(request, await surface.asset(path), limits);
+      if (route.answer === 'mcp') {
+        const answered = await surface.mcp(request, target.headers, limits);
+        return typeof answered === 'string' ? problem(request, target, answered, limits) : answered;
+      }
+      return respond(request, target.document!, limits);
     } catch (error) {
-      const id = crypto.randomUUID();
-      if (answered) answered.requestId = id;
-      log({ level: 'error', event: 'request_failed', requestId: id, method: request.method, path, error: errorField(error) });
-      return problem(request, 'internal_error', headersFor(path), limits, { instance: `urn:uuid:${id}` });
+      const id = requestId ?? crypto.randomUUID();
+      log({ level: 'error', event: 'request_failed', requestId: id, method, path, error: errorField(error) });
+      return problem(request, target, 'internal_error', limits, { instance: `urn:uuid:${id}` });
     }
   }
 
-  let inFlight = 0;
-  let drained: (() => void) | undefined;
+  /** A problem answer: prepared once per path, or for this request when it carries members of its own. */
+  function problem(request: Request, target: Target, code: ProblemCode, limits: HeaderRecord, members?: ProblemMembers): Response {
+    const prepared = members ? prepareProblem(base, code, target.headers.problem(code), { members }) : target.problem(code);
+    return respond(request, prepared, limits);
+  }
+
+  const serve = options.accessLog ? withAccessLog(answer, log, rateLimit.keyOf) : answer;
+  const inFlight = new InFlight();
   const handle = async (request: Request, info: RequestInfo = {}): Promise<Response> => {
-    inFlight++;
-    const path = pathOf(request.url);
-    const key = clientKey(request, info.clientAddress, trustProxyHops, ipv6PrefixBits);
+    inFlight.start();
     try {
-      if (!options.accessLog) return await answer(request, path, key);
-      const time = new Date().toISOString();
-      const started = performance.now();
-      const answered: Answered = {};
-      const response = await answer(request, path, key, answered);
-      const durationMs = Math.round((performance.now() - started) * 1000) / 1000;
-      log({ level: 'info', event: 'request', time, requestId: (answered.requestId ??= crypto.randomUUID()), method: request.method, path, status: response.status, durationMs, client: key });
-      return response;
+      return await serve(request, info);
     } finally {
-      if (--inFlight === 0) drained?.();
+      inFlight.end();
     }
   };
-  return Object.assign(handle, {
-    idle: () => (inFlight === 0 ? Promise.resolve() : new Promise<void>((resolve) => (drained = resolve))),
-    close: () => limiter.close(),
+  const handler = Object.assign(handle, {
+    idle: () => inFlight.idle(),
+    close: () => rateLimit.close(),
     async reload(facts: Product) {
-      surface = await buildSurface(settings, facts);
+      surface = await buildSurface(settings, facts, surface);
       log({ level: 'info', event: 'facts_reloaded', reviewedOn: facts.product.reviewedOn });
     },
   });
+  return Object.defineProperty(handler, 'inFlight', { get: () => inFlight.count }) as Handler;
 }

@@ -1,10 +1,10 @@
 /**
- * @module Representations built once at start-up, and the per-response rules that serve them:
- * strong ETags, gzip coding, conditional GET (304) and HEAD.
+ * @module Answers prepared once at start-up, and the per-response rules that serve them: the
+ * representation's own headers (Content-Type, Content-Length, strong ETag, gzip coding and Vary),
+ * conditional GET (304) and HEAD.
  */
 import { mergeHeaders, type HeaderRecord } from './headers.ts';
-import { acceptsGzip } from './negotiation.ts';
-import { headerBuilder, type HeaderBuilder } from './response-headers.ts';
+import { acceptsGzip, mediaTypeChooser } from './negotiation.ts';
 
 const encoder = new TextEncoder();
 const GZIP_THRESHOLD_BYTES = 1024;
@@ -12,6 +12,59 @@ const GZIP_THRESHOLD_BYTES = 1024;
 export function jsonBytes(value: unknown): Uint8Array<ArrayBuffer> {
   return encoder.encode(JSON.stringify(value));
 }
+
+/** The path of a request URL, which the Request constructor has already normalised, without a URL object. */
+export function pathOf(url: string): string {
+  const start = url.indexOf('/', url.indexOf('//') + 2);
+  if (start < 0) return '/';
+  const query = url.indexOf('?', start);
+  const fragment = url.indexOf('#', start);
+  const end = query < 0 ? fragment : fragment < 0 ? query : Math.min(query, fragment);
+  return end < 0 ? url.slice(start) : url.slice(start, end);
+}
+
+/**
+ * How a response's headers are put together from a part fixed at start-up and the few per-request
+ * values. `record` merges plain records; `template` copies a `Headers` object made once, which the
+ * runtime entry chooses where it is faster (see the README's performance section).
+ */
+export type HeaderAssembly = 'record' | 'template';
+
+/** Returns the headers of one response: the fixed ones with `extra` added or overriding. */
+export type HeaderBuilder = (extra: HeaderRecord) => HeadersInit;
+
+export function headerBuilder(fixed: HeaderRecord, assembly: HeaderAssembly): HeaderBuilder {
+  if (assembly === 'record') return (extra) => mergeHeaders(fixed, extra);
+  const template = new Headers(fixed);
+  return (extra) => {
+    const headers = new Headers(template);
+    for (const name in extra) headers.set(name, extra[name]!);
+    return headers;
+  };
+}
+
+/** An answer whose status, body and headers but the per-request ones are fixed. */
+export interface Prepared {
+  status: number;
+  identity: Variant;
+  /** The same representation gzip-coded, when it is large enough to be worth it. */
+  gzip?: Variant;
+  /** For a document with other representations: the one to send for the request's Accept. */
+  choose?: (accept: string | null) => Prepared;
+}
+
+interface Variant {
+  body: Uint8Array<ArrayBuffer>;
+  /** Set on a document (a 200 to GET), which then answers conditional requests. */
+  etag?: string;
+  /** Every header of the answer but the per-request ones. */
+  headers: HeaderRecord;
+  build: HeaderBuilder;
+  /** RFC 9110 section 15.4.5: a 304 carries the headers a 200 would have, minus the content ones. */
+  buildNotModified?: HeaderBuilder;
+}
+
+const NOT_FOR_304 = new Set(['Content-Type', 'Content-Length', 'Content-Encoding']);
 
 async function strongEtag(body: Uint8Array<ArrayBuffer>): Promise<string> {
   const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', body));
@@ -23,54 +76,48 @@ async function gzip(body: Uint8Array<ArrayBuffer>): Promise<Uint8Array<ArrayBuff
   return new Uint8Array(await new Response(stream).arrayBuffer());
 }
 
-/** A body with every fixed header of its answers merged in at start-up. */
-export interface PreparedRepresentation {
-  status: number;
-  identity: PreparedVariant;
-  /** The same representation gzip-coded, when it is large enough to be worth it. */
-  gzip?: PreparedVariant;
-}
+const bytesOf = (value: unknown) => (typeof value === 'string' ? encoder.encode(value) : jsonBytes(value));
 
-interface PreparedVariant {
-  body: Uint8Array<ArrayBuffer>;
-  etag: string;
-  /** Every header of a 200 answer but the per-request ones. */
-  headers: HeaderRecord;
-  /** `headers` with the per-request fields added, for a 200 and for a 304. */
-  build: HeaderBuilder;
-  buildNotModified: HeaderBuilder;
-}
+// RFC 9110 section 9.3.2: HEAD carries the headers GET would, so Content-Length is the GET body's length.
+const withLength = (headers: HeaderRecord, body: Uint8Array) => mergeHeaders(headers, { 'Content-Length': String(body.byteLength) });
 
-/** RFC 9110 section 15.4.5: a 304 carries the headers a 200 would have, minus the content ones. */
-const NOT_FOR_304 = new Set(['Content-Type', 'Content-Length', 'Content-Encoding']);
-
-async function variant(body: Uint8Array<ArrayBuffer>, headers: HeaderRecord): Promise<PreparedVariant> {
+async function documentVariant(body: Uint8Array<ArrayBuffer>, headers: HeaderRecord, assembly: HeaderAssembly): Promise<Variant> {
   const etag = await strongEtag(body);
-  // RFC 9110 section 9.3.2: HEAD carries the headers GET would, so Content-Length is the GET body's length.
-  const full = mergeHeaders(headers, { ETag: etag, 'Content-Length': String(body.byteLength) });
-  const notModifiedHeaders: HeaderRecord = {};
-  for (const name in full) if (!NOT_FOR_304.has(name)) notModifiedHeaders[name] = full[name]!;
-  return { body, etag, headers: full, build: headerBuilder(full), buildNotModified: headerBuilder(notModifiedHeaders) };
+  const full = mergeHeaders(withLength(headers, body), { ETag: etag });
+  const notModified: HeaderRecord = {};
+  for (const name in full) if (!NOT_FOR_304.has(name)) notModified[name] = full[name]!;
+  return { body, etag, headers: full, build: headerBuilder(full, assembly), buildNotModified: headerBuilder(notModified, assembly) };
 }
 
 /**
- * Serialises, hashes and (when large) compresses `value` once. `fixed` are the headers every answer
- * of its path carries (CORS, Link, deprecation...).
+ * A document's 200: serialised, hashed and (when large) compressed once. `headers` are the fixed
+ * headers of its path; `contentType` its media type.
  */
-export async function prepare(
+export async function prepareDocument(
   value: unknown,
-  { contentType = 'application/json; charset=utf-8', cacheControl, fixed }: { contentType?: string; cacheControl: string; fixed: HeaderRecord },
-): Promise<PreparedRepresentation> {
-  const body = typeof value === 'string' ? encoder.encode(value) : jsonBytes(value);
-  const headers = mergeHeaders(fixed, { 'Content-Type': contentType, 'Cache-Control': cacheControl });
-  if (body.byteLength < GZIP_THRESHOLD_BYTES) return { status: 200, identity: await variant(body, headers) };
-  headers.Vary = 'Accept-Encoding';
+  { contentType, headers, assembly = 'record' }: { contentType: string; headers: HeaderRecord; assembly?: HeaderAssembly },
+): Promise<Prepared> {
+  const body = bytesOf(value);
+  const typed = mergeHeaders(headers, { 'Content-Type': contentType });
+  if (body.byteLength < GZIP_THRESHOLD_BYTES) return { status: 200, identity: await documentVariant(body, typed, assembly) };
+  typed.Vary = typed.Vary ? `${typed.Vary}, Accept-Encoding` : 'Accept-Encoding';
   // RFC 9110 section 8.8.3: each content coding is a different representation with its own strong ETag.
   const [identity, coded] = await Promise.all([
-    variant(body, headers),
-    gzip(body).then((bytes) => variant(bytes, mergeHeaders(headers, { 'Content-Encoding': 'gzip' }))),
+    documentVariant(body, typed, assembly),
+    gzip(body).then((bytes) => documentVariant(bytes, mergeHeaders(typed, { 'Content-Encoding': 'gzip' }), assembly)),
   ]);
   return { status: 200, identity, gzip: coded };
+}
+
+/** An answer that is neither compressed nor conditional (a problem): its body and headers made once. */
+export function prepareFixed(
+  status: number,
+  value: unknown,
+  { contentType, headers, assembly = 'record' }: { contentType: string; headers: HeaderRecord; assembly?: HeaderAssembly },
+): Prepared {
+  const body = bytesOf(value);
+  const full = withLength(mergeHeaders(headers, { 'Content-Type': contentType }), body);
+  return { status, identity: { body, headers: full, build: headerBuilder(full, assembly) } };
 }
 
 /** RFC 9110 section 13.1.2: If-None-Match uses the weak comparison; `*` matches any current representation. */
@@ -81,11 +128,22 @@ function matchesIfNoneMatch(ifNoneMatch: string | null, etag: string): boolean {
   return ifNoneMatch.split(',').some((candidate) => candidate.trim().replace(/^W\//, '') === opaque);
 }
 
-/** Chooses the coding, answers a conditional GET with 304 and a HEAD with no body; `extra` varies per request. */
-export function respond(request: Request, rep: PreparedRepresentation, extra: HeaderRecord): Response {
-  const chosen = rep.gzip && acceptsGzip(request.headers.get('accept-encoding')) ? rep.gzip : rep.identity;
-  if (matchesIfNoneMatch(request.headers.get('if-none-match'), chosen.etag)) {
-    return new Response(null, { status: 304, headers: chosen.buildNotModified(extra) });
+/**
+ * A document offered in several media types (RFC 9110 section 12.5.1): `representations` by media
+ * type, the first the default; each keeps its own ETag.
+ */
+export function negotiated(representations: Map<string, Prepared>): Prepared {
+  const types = [...representations.keys()] as [string, ...string[]];
+  const choose = mediaTypeChooser(types);
+  return { ...representations.get(types[0])!, choose: (accept) => representations.get(choose(accept))! };
+}
+
+/** Chooses the representation and the coding, answers a conditional GET with 304 and a HEAD with no body; `extra` varies per request. */
+export function respond(request: Request, prepared: Prepared, extra: HeaderRecord): Response {
+  if (prepared.choose) prepared = prepared.choose(request.headers.get('accept'));
+  const chosen = prepared.gzip && acceptsGzip(request.headers.get('accept-encoding')) ? prepared.gzip : prepared.identity;
+  if (chosen.etag && matchesIfNoneMatch(request.headers.get('if-none-match'), chosen.etag)) {
+    return new Response(null, { status: 304, headers: chosen.buildNotModified!(extra) });
   }
-  return new Response(request.method === 'HEAD' ? null : chosen.body, { status: rep.status, headers: chosen.build(extra) });
+  return new Response(request.method === 'HEAD' ? null : chosen.body, { status: prepared.status, headers: chosen.build(extra) });
 }

@@ -2,6 +2,8 @@
 export { createHandler, type Handler, type HandlerOptions, type RequestInfo } from './handler.ts';
 export { checkFacts, parseFacts } from './facts.ts';
 export { isServedPath } from './routes.ts';
-export { loadConfig, StartupError, type Options } from './config.ts';
+export { toNodeListener, type NodeListener } from './node-listener.ts';
+export { loadConfig, type Options } from './config.ts';
+export { StartupError } from './startup-error.ts';
 export type { Product } from './schemas.ts';
 export { default as sampleFacts } from './sample-facts.json' with { type: 'json' };

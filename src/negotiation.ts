@@ -16,8 +16,8 @@ function preferences(header: string): Preference[] {
 }
 
 /** Clients send the same few values of a header again and again: decide each once (a bounded memory). */
-function remembered(decide: (header: string) => boolean): (header: string) => boolean {
-  const known = new Map<string, boolean>();
+function remembered<T>(decide: (header: string) => T): (header: string) => T {
+  const known = new Map<string, T>();
   return (header) => {
     let answer = known.get(header);
     if (answer === undefined) {
@@ -47,3 +47,44 @@ const jsonAdmitted = remembered((accept) => preferences(accept).some((item) => J
 export function admitsJson(accept: string | null): boolean {
   return accept ? jsonAdmitted(accept) : true;
 }
+
+/** RFC 9110 section 8.3.1: a Content-Type whose media type, parameters aside, is application/json. */
+export function isJsonMediaType(contentType: string | null): boolean {
+  if (contentType === null) return false;
+  const semicolon = contentType.indexOf(';');
+  return (semicolon < 0 ? contentType : contentType.slice(0, semicolon)).trim().toLowerCase() === 'application/json';
+}
+
+/**
+ * RFC 9110 section 12.5.1: the q-value an Accept list gives `type`, from the most specific range that
+ * matches it (the type itself, then its `type/*` range, then the any-type range); 0 when none does.
+ */
+function qualityOf(listed: Preference[], type: string): number {
+  const anySubtype = `${type.slice(0, type.indexOf('/'))}/*`;
+  let specificity = -1;
+  let q = 0;
+  for (const item of listed) {
+    const matched = item.token === type ? 2 : item.token === anySubtype ? 1 : item.token === '*/*' ? 0 : -1;
+    if (matched > specificity) [specificity, q] = [matched, item.q];
+  }
+  return q;
+}
+
+/**
+ * A chooser among `offered` media types: the one the Accept header gives the highest q-value; on a
+ * tie the one listed first, which is also the answer without an Accept header or when none is acceptable.
+ */
+export function mediaTypeChooser<T extends string>(offered: readonly [T, ...T[]]): (accept: string | null) => T {
+  const choose = remembered((accept) => {
+    const listed = preferences(accept);
+    let chosen = offered[0];
+    let best = 0;
+    for (const type of offered) {
+      const q = qualityOf(listed, type);
+      if (q > best) [chosen, best] = [type, q];
+    }
+    return chosen;
+  });
+  return (accept) => (accept ? choose(accept) : offered[0]);
+}
+

@@ -1,13 +1,17 @@
 /**
- * @module The OpenAPI 3.1 document, built once at start-up from the route table, the header table
- * and the valibot schemas (JSON Schema draft 2020-12, the dialect of OpenAPI 3.1).
+ * @module The OpenAPI 3.1 document, built once per set of facts from the route table, the header
+ * rules and the valibot schemas (JSON Schema draft 2020-12, the dialect of OpenAPI 3.1).
  */
 import * as v from 'valibot';
 import { toJsonSchemaDefs } from '@valibot/to-json-schema';
-import { headerComponents, RATE_LIMIT_HEADERS, type HeaderName } from './headers.ts';
+import { describeTools, mcpMarkdown } from './docs/mcp-markdown.ts';
+import { carriedHeaders, headerComponents, type AnswerKind } from './headers.ts';
+import { resourceInfos } from './mcp/resources.ts';
+import { TOOLS } from './mcp/tools.ts';
+import { MCP_PROTOCOL_VERSIONS } from './mcp/versions.ts';
 import { problemDescription } from './problems.ts';
+import { allowOf, isV1Path, MCP_PATH, type BuildContext, type Route } from './route.ts';
 import * as discovery from './discovery/schemas.ts';
-import { allowOf, isV1Path, ROUTES, type Route } from './routes.ts';
 import * as schemas from './schemas.ts';
 import type { ProblemCode } from './schemas.ts';
 
@@ -23,40 +27,45 @@ const COMPONENTS = [
   schemas.Problem,
   schemas.ProblemType,
   schemas.OpenApiDocument,
+  schemas.FactsJsonSchema,
   schemas.JsonRpcMessage,
   schemas.JsonRpcResponse,
+  discovery.RootDocument,
   discovery.ApiCatalog,
   discovery.LlmsText,
+  discovery.LlmsFullText,
+  discovery.RobotsText,
+  discovery.ProductMarkdown,
   discovery.ServerCard,
+  discovery.DocsPage,
+  discovery.DocsAsset,
 ];
 
 const nameOf = (schema: v.GenericSchema) => v.getTitle(schema as v.SchemaWithPipe<[v.GenericSchema, v.TitleAction<unknown, string>]>)!;
 const ref = (schema: v.GenericSchema) => ({ $ref: `#/components/schemas/${nameOf(schema)}` });
 const responseRef = (name: string) => ({ $ref: `#/components/responses/${name}` });
-const headers = (names: HeaderName[]) => Object.fromEntries(names.map((name) => [name, { $ref: `#/components/headers/${name}` }]));
 
-const COMMON: HeaderName[] = [...RATE_LIMIT_HEADERS, 'Link', 'X-Content-Type-Options', 'Access-Control-Allow-Origin'];
-const commonFor = (path: string): HeaderName[] => (isV1Path(path) ? [...COMMON, 'Deprecation', 'Sunset'] : COMMON);
+/** The `headers` of a response: the names headers.ts says an answer of that kind carries. */
+const headersOf = (path: string, kind: AnswerKind, code?: ProblemCode, route?: Route) =>
+  Object.fromEntries(carriedHeaders(path, kind, code, route).map((name) => [name, { $ref: `#/components/headers/${name}` }]));
 
-export interface OpenApiInput {
-  base: string;
-  title: string;
-  version: string;
-  deprecated: boolean;
-  mcpMaxBodyBytes: number;
-  mcpProtocolVersions: string[];
-  toolNames: readonly string[];
-}
-
-function problem(description: string, extraHeaders: HeaderName[] = []) {
+/** A document's `content`: its default media type, its other representations, and the other types its paths are in. */
+function contentOf(route: Route) {
   return {
-    description,
-    headers: headers([...COMMON, ...extraHeaders, 'Cache-Control']),
-    content: { 'application/problem+json': { schema: ref(schemas.Problem) } },
+    [route.mediaType]: { schema: ref(route.body) },
+    ...Object.fromEntries((route.alternates ?? []).map(({ mediaType, body }) => [mediaType, { schema: ref(body) }])),
+    ...Object.fromEntries((route.otherMediaTypes ?? []).map((mediaType) => [mediaType, { schema: ref(route.body) }])),
   };
 }
 
-/** The refusals a route can answer: the rate limit's when it is counted, and the 404 of a path whose parameter is unknown. */
+/** Every API path outside /api/v1 carries the same problem headers: the shared responses use one of them. */
+const SHARED_PATH = '/';
+
+function problem(path: string, code: ProblemCode, description: string) {
+  return { description, headers: headersOf(path, 'problem', code), content: { 'application/problem+json': { schema: ref(schemas.Problem) } } };
+}
+
+/** The refusals every route can answer: the rate limit's when it is counted, and the 404 of a path whose parameter is unknown. */
 function commonRefusals(route: Route) {
   return {
     ...(route.params ? { '404': responseRef('NotFound') } : {}),
@@ -67,11 +76,10 @@ function commonRefusals(route: Route) {
   };
 }
 
-function documentOperations(route: Route, input: OpenApiInput) {
-  const common = commonFor(route.path);
+function documentOperations(route: Route, deprecated: boolean) {
   const shared = {
     tags: [route.tag],
-    ...(isV1Path(route.path) && input.deprecated ? { deprecated: true } : {}),
+    ...(isV1Path(route.path) && deprecated ? { deprecated: true } : {}),
     ...(route.params
       ? { parameters: Object.entries(route.params).map(([name, values]) => ({ name, in: 'path', required: true, schema: { type: 'string', enum: [...values] } })) }
       : {}),
@@ -79,10 +87,10 @@ function documentOperations(route: Route, input: OpenApiInput) {
   const responses = (withBody: boolean) => ({
     '200': {
       description: route.summary,
-      headers: headers([...common, 'ETag', 'Cache-Control', 'Vary']),
-      ...(withBody ? { content: { [route.mediaType]: { schema: ref(route.body) } } } : {}),
+      headers: headersOf(route.path, 'document', undefined, route),
+      ...(withBody ? { content: contentOf(route) } : {}),
     },
-    '304': { description: 'Not modified: the If-None-Match ETag is current.', headers: headers([...common, 'ETag', 'Cache-Control']) },
+    '304': { description: 'Not modified: the If-None-Match ETag is current.', headers: headersOf(route.path, 'notModified', undefined, route) },
     ...commonRefusals(route),
   });
   return {
@@ -97,13 +105,18 @@ function documentOperations(route: Route, input: OpenApiInput) {
   };
 }
 
-const MCP_REFUSALS: ProblemCode[] = ['origin_not_allowed', 'not_acceptable', 'payload_too_large', 'unsupported_media_type'];
+/** How to connect, each tool with its schemas, the resources: Markdown generated from the definitions the endpoint serves. */
+function mcpGuide({ base, facts }: BuildContext): string {
+  const resources = resourceInfos(base, facts);
+  return mcpMarkdown({ base, protocolVersions: MCP_PROTOCOL_VERSIONS, tools: describeTools(TOOLS, facts), resources, prompts: [] });
+}
 
-function mcpOperations(route: Route, input: OpenApiInput) {
+function mcpOperations(route: Route, context: BuildContext) {
+  const { mcp } = context;
   const refusals = Object.fromEntries(
-    MCP_REFUSALS.map((code) => {
+    (route.refusals ?? []).map((code) => {
       const { status, detail } = problemDescription(code);
-      return [String(status), problem(code === 'payload_too_large' ? `The body is larger than ${input.mcpMaxBodyBytes} bytes.` : detail)];
+      return [String(status), problem(route.path, code, code === 'payload_too_large' ? `The body is larger than ${mcp.maxBodyBytes} bytes.` : detail)];
     }),
   );
   return {
@@ -111,21 +124,20 @@ function mcpOperations(route: Route, input: OpenApiInput) {
       operationId: route.operationId,
       summary: route.summary,
       description:
-        `${route.description} Revisions: ${input.mcpProtocolVersions.join(', ')}. Read-only tools: ${input.toolNames.join(', ')}. ` +
-        'JSON-RPC errors stay inside a 200 JSON-RPC response; the problem responses below are HTTP-level refusals. ' +
-        `GET and DELETE answer 405 (Allow: ${allowOf(route)}).`,
+        `${route.description} JSON-RPC errors stay inside a JSON-RPC response; the problem responses below are HTTP-level ` +
+        `refusals (Allow: ${allowOf(route)}).\n\n${mcpGuide(context)}`,
       tags: [route.tag],
       requestBody: {
         required: true,
-        description: `One JSON-RPC message, at most ${input.mcpMaxBodyBytes} bytes.`,
+        description: `One JSON-RPC message, at most ${mcp.maxBodyBytes} bytes.`,
         content: { [route.mediaType]: { schema: ref(schemas.JsonRpcMessage) } },
       },
       responses: {
-        '200': { description: 'The JSON-RPC response.', headers: headers(COMMON), content: { [route.mediaType]: { schema: ref(route.body) } } },
-        '202': { description: 'A notification was accepted.', headers: headers(COMMON) },
+        '200': { description: 'The JSON-RPC response.', headers: headersOf(route.path, 'mcp'), content: { [route.mediaType]: { schema: ref(route.body) } } },
+        '202': { description: 'A notification was accepted.', headers: headersOf(route.path, 'mcp') },
         '400': {
           description: 'A malformed MCP request, answered by the SDK as a JSON-RPC error.',
-          headers: headers([...COMMON, 'Cache-Control']),
+          headers: headersOf(route.path, 'mcpError'),
           content: { [route.mediaType]: { schema: ref(route.body) } },
         },
         ...refusals,
@@ -135,20 +147,36 @@ function mcpOperations(route: Route, input: OpenApiInput) {
   };
 }
 
-export function buildOpenApi(input: OpenApiInput): Record<string, unknown> {
+/**
+ * Gives every `const` the `type` of its value: JSON Schema does not need it, but common OpenAPI
+ * tools (code generators, validating proxies) read a schema without `type` as "any".
+ */
+function typedConsts(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(typedConsts);
+  if (!node || typeof node !== 'object') return node;
+  const object = Object.fromEntries(Object.entries(node).map(([key, value]) => [key, key === 'const' ? value : typedConsts(value)]));
+  if ('const' in object && !('type' in object)) {
+    const value = object.const;
+    object.type = value === null ? 'null' : typeof value === 'number' ? (Number.isInteger(value) ? 'integer' : 'number') : typeof value;
+  }
+  return object;
+}
+
+export function buildOpenApi(context: BuildContext, routes: readonly Route[]): Record<string, unknown> {
   const defs = toJsonSchemaDefs(Object.fromEntries(COMPONENTS.map((schema) => [nameOf(schema), schema])), {
     target: 'draft-2020-12',
     overrideRef: ({ referenceId }) => `#/components/schemas/${referenceId}`,
   });
+  const deprecated = Boolean(context.deprecation);
   const paths = Object.fromEntries(
-    ROUTES.map((route) => [route.path, route.answer === 'mcp' ? mcpOperations(route, input) : documentOperations(route, input)]),
+    routes.map((route) => [route.path, route.answer === 'mcp' ? mcpOperations(route, context) : documentOperations(route, deprecated)]),
   );
 
   return {
     openapi: '3.1.1',
     info: {
-      title: input.title,
-      version: input.version,
+      title: context.name,
+      version: context.version,
       summary: 'Read-only, credential-free product discovery API with an MCP endpoint for agents.',
       description:
         'Reviewed public facts about the product as typed JSON and as read-only MCP tools. No endpoint takes a ' +
@@ -157,25 +185,27 @@ export function buildOpenApi(input: OpenApiInput): Record<string, unknown> {
         '`api_route_not_found`. Every response carries the rate-limit headers of the `default` policy.',
       license: { name: 'MIT', identifier: 'MIT' },
     },
-    jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
-    servers: [{ url: input.base }],
+    servers: [{ url: context.base }],
     // Public and credential-free: no operation takes any security scheme.
     security: [],
     tags: [
       { name: 'v1', description: 'The versioned REST API. It changes only by adding fields.' },
-      { name: 'mcp', description: 'The Model Context Protocol endpoint for agents.' },
-      { name: 'service', description: 'The contract and the problem types.' },
-      { name: 'discovery', description: 'Where agents and crawlers find the API: the RFC 9727 API catalog, llms.txt and the MCP server card.' },
+      { name: 'mcp', description: `The Model Context Protocol endpoint for agents: how to connect, its tools, resources and prompts are under POST ${MCP_PATH}.` },
+      { name: 'service', description: 'The contract, the problem types and this reference page.' },
+      {
+        name: 'discovery',
+        description: "Where agents and crawlers find the API: the host's root, robots.txt, the RFC 9727 API catalog, llms.txt and llms-full.txt, the MCP server card.",
+      },
     ],
     paths,
     components: {
-      schemas: defs,
+      schemas: typedConsts(defs),
       headers: headerComponents(),
       responses: {
-        NotFound: problem('The path is not part of the public contract (`api_route_not_found`).'),
-        TooManyRequests: problem('The quota is used up (`rate_limited`); the body names the violated policy.', ['Retry-After']),
-        InternalError: problem('A bug on the service side (`internal_error`); `instance` identifies the failure in the logs.'),
-        ServiceUnavailable: problem('A dependency is down and the service fails closed (`service_unavailable`).', ['Retry-After']),
+        NotFound: problem(SHARED_PATH, 'api_route_not_found', 'The path is not part of the public contract (`api_route_not_found`).'),
+        TooManyRequests: problem(SHARED_PATH, 'rate_limited', 'The quota is used up (`rate_limited`); the body names the violated policy.'),
+        InternalError: problem(SHARED_PATH, 'internal_error', 'A bug on the service side (`internal_error`); `instance` identifies the failure in the logs.'),
+        ServiceUnavailable: problem(SHARED_PATH, 'service_unavailable', 'A dependency is down and the service fails closed (`service_unavailable`).'),
       },
     },
   };

@@ -1,8 +1,7 @@
-/** @module The problem types of the contract and their RFC 9457 bodies. */
-import { mergeHeaders, type HeaderRecord } from './headers.ts';
-import { jsonBytes } from './http.ts';
-import { headerBuilder, type HeaderBuilder } from './response-headers.ts';
-import { problemPath } from './routes.ts';
+/** @module The problem types of the contract and their RFC 9457 bodies, prepared once per path. */
+import type { HeaderRecord } from './headers.ts';
+import { prepareFixed, type HeaderAssembly, type Prepared } from './http.ts';
+import { problemPath } from './route.ts';
 import type { Problem, ProblemCode, ProblemType } from './schemas.ts';
 
 interface ProblemDefinition {
@@ -83,21 +82,12 @@ export const problemDescription = (code: ProblemCode): ProblemDefinition => DEFI
 
 const typeUri = (base: string, code: ProblemCode) => `${base}${problemPath(code)}`;
 
-function problemBody(
-  base: string,
-  code: ProblemCode,
-  extra: Partial<Pick<Problem, 'detail' | 'instance' | 'violated-policies'>> = {},
-): Problem {
+/** Members a problem may carry besides the fixed ones: they make the answer per request. */
+export type ProblemMembers = Partial<Pick<Problem, 'detail' | 'instance' | 'violated-policies'>>;
+
+export function problemBody(base: string, code: ProblemCode, members: ProblemMembers = {}): Problem {
   const { status, title, detail, resolution } = DEFINITIONS[code];
-  return {
-    type: typeUri(base, code),
-    title,
-    status,
-    code,
-    detail,
-    resolution: resolution.replace('{base}', base),
-    ...extra,
-  };
+  return { type: typeUri(base, code), title, status, code, detail, resolution: resolution.replace('{base}', base), ...members };
 }
 
 export function problemType(base: string, code: ProblemCode): ProblemType {
@@ -105,38 +95,14 @@ export function problemType(base: string, code: ProblemCode): ProblemType {
   return { type: typeUri(base, code), code, title, status, description, resolution: resolution.replace('{base}', base) };
 }
 
-export type ProblemExtra = Partial<Pick<Problem, 'detail' | 'instance' | 'violated-policies'>>;
-/**
- * `fixed` are the headers every answer on the path carries, one record per path made at start-up;
- * `perRequest` the ones that change (rate limit, Allow, Retry-After).
- */
-export type ProblemResponder = (request: Request, code: ProblemCode, fixed: HeaderRecord, perRequest: HeaderRecord, extra?: ProblemExtra) => Response;
+const PROBLEM_TYPE = 'application/problem+json; charset=utf-8';
 
-const PROBLEM_HEADERS: HeaderRecord = { 'Content-Type': 'application/problem+json; charset=utf-8', 'Cache-Control': 'no-store' };
-
-/**
- * Answers with RFC 9457 problems for `base`. Bodies without per-request members are serialised once,
- * and their headers put together once per set of fixed headers.
- */
-export function problemResponder(base: string): ProblemResponder {
-  const fixedBodies = new Map<ProblemCode, Uint8Array<ArrayBuffer>>();
-  for (const code of Object.keys(DEFINITIONS) as ProblemCode[]) fixedBodies.set(code, jsonBytes(problemBody(base, code)));
-  const builders = new WeakMap<HeaderRecord, Map<ProblemCode, HeaderBuilder>>();
-  const builderFor = (fixed: HeaderRecord, code: ProblemCode): HeaderBuilder => {
-    let byCode = builders.get(fixed);
-    if (!byCode) builders.set(fixed, (byCode = new Map()));
-    let build = byCode.get(code);
-    if (!build) {
-      const length = { 'Content-Length': String(fixedBodies.get(code)!.byteLength) };
-      byCode.set(code, (build = headerBuilder(mergeHeaders(fixed, PROBLEM_HEADERS, length))));
-    }
-    return build;
-  };
-  return (request, code, fixed, perRequest, extra) => {
-    const { status } = DEFINITIONS[code];
-    if (!extra) return new Response(request.method === 'HEAD' ? null : fixedBodies.get(code)!, { status, headers: builderFor(fixed, code)(perRequest) });
-    const body = jsonBytes(problemBody(base, code, extra));
-    const headers = mergeHeaders(fixed, PROBLEM_HEADERS, perRequest, { 'Content-Length': String(body.byteLength) });
-    return new Response(request.method === 'HEAD' ? null : body, { status, headers });
-  };
+/** A problem answer: `headers` are the fixed ones of its path for this code (see headers.ts). */
+export function prepareProblem(
+  base: string,
+  code: ProblemCode,
+  headers: HeaderRecord,
+  { members, assembly }: { members?: ProblemMembers; assembly?: HeaderAssembly } = {},
+): Prepared {
+  return prepareFixed(DEFINITIONS[code].status, problemBody(base, code, members), { contentType: PROBLEM_TYPE, headers, assembly });
 }

@@ -1,62 +1,75 @@
 /**
- * @module The route table: every path the service serves, declared once. Dispatch, `Allow`, the
- * cache policy and the OpenAPI document all read it.
+ * @module The route table: every path the service serves, declared once with everything about it:
+ * its methods, how it is answered (a document's builder, health, the MCP endpoint, a docs file), its
+ * media types, cache policy and links, whether it is counted, and its operation text and schema.
+ * Dispatch, `Allow`, the response headers, the OpenAPI document and `isServedPath` all read it.
  */
-import type * as v from 'valibot';
-import { ApiCatalog, API_CATALOG_TYPE, LlmsText, SERVER_CARD_TYPE, ServerCard } from './discovery/schemas.ts';
-import { ApiIndex, Health, JsonRpcResponse, OpenApiDocument, Product, PROBLEM_CODES, ProblemType } from './schemas.ts';
+import { buildApiIndex } from './api-index.ts';
+import { buildApiCatalog } from './discovery/catalog.ts';
+import { buildLlmsFullText } from './discovery/llms-full.ts';
+import { buildLlmsText } from './discovery/llms.ts';
+import { productMarkdown } from './discovery/markdown.ts';
+import { buildRobotsTxt } from './discovery/robots.ts';
+import { buildRoot } from './discovery/root.ts';
+import * as discovery from './discovery/schemas.ts';
+import { buildServerCard } from './discovery/server-card.ts';
+import { DOCS_ASSET_CACHE, DOCS_ASSETS, pageAssets } from './docs/assets.ts';
+import { buildDocsPage } from './docs/page.ts';
+import { factsJsonSchema } from './facts-schema.ts';
+import { NO_STORE, PUBLIC_CACHE } from './headers.ts';
+import { TOOL_NAMES } from './mcp/tools.ts';
+import { MCP_PROTOCOL_VERSIONS } from './mcp/versions.ts';
+import { buildOpenApi } from './openapi.ts';
+import { problemType } from './problems.ts';
+import {
+  API_CATALOG_PATH,
+  API_PATH,
+  DOCS_PATH,
+  FACTS_SCHEMA_PATH,
+  HEALTH_PATH,
+  LLMS_FULL_PATH,
+  LLMS_PATH,
+  MCP_PATH,
+  OPENAPI_PATH,
+  pathsOf,
+  problemPath,
+  PRODUCT_PATH,
+  ROBOTS_PATH,
+  ROOT_PATH,
+  SERVER_CARD_PATH,
+  SERVER_CARD_WELL_KNOWN_PATH,
+  type Builder,
+  type Method,
+  type Route,
+} from './route.ts';
+import { ApiIndex, FactsJsonSchema, Health, JsonRpcResponse, OpenApiDocument, Product, PROBLEM_CODES, ProblemType, type ProblemCode } from './schemas.ts';
 
-export type Method = 'GET' | 'HEAD' | 'POST';
-
-export interface Route {
-  /** OpenAPI path template. */
-  path: string;
-  methods: readonly Method[];
-  /** How it is answered: a document built once from the facts, or per request. */
-  answer: 'document' | 'health' | 'mcp';
-  operationId: string;
-  summary: string;
-  description: string;
-  tag: 'v1' | 'service' | 'mcp' | 'discovery';
-  /** The success body; its `v.title` names the OpenAPI component. */
-  body: v.GenericSchema;
-  /** The media type, without parameters (the OpenAPI content key). */
-  mediaType: string;
-  /** The exact Content-Type of a success answer, when it is not `{mediaType}; charset=utf-8`. */
-  contentType?: string;
-  /** Cache-Control of a success answer (the documents'; MCP answers carry the SDK's). */
-  cacheControl?: string;
-  /** Path parameters and the values each takes; every combination is an exact path. */
-  params?: Record<string, readonly string[]>;
-  /**
-   * `false`: GET and HEAD are not counted against the rate limit (they still carry its headers), so
-   * a load balancer probing from one address never sees a 429 or a fail-closed 503.
-   */
-  counted?: false;
-}
-
-export const API_PATH = '/api/v1';
-export const HEALTH_PATH = `${API_PATH}/health`;
-export const PRODUCT_PATH = `${API_PATH}/product`;
-export const OPENAPI_PATH = '/openapi.json';
-export const MCP_PATH = '/mcp';
-export const API_CATALOG_PATH = '/.well-known/api-catalog';
-export const LLMS_PATH = '/llms.txt';
-export const SERVER_CARD_PATH = `${MCP_PATH}/server-card`;
-export const problemPath = (code: string) => `/problems/${code}`;
-
-/** Whether a path is under the versioned API (and so carries its deprecation notice). */
-export const isV1Path = (path: string) => path === API_PATH || path.startsWith(`${API_PATH}/`);
-
-export const PUBLIC_CACHE = 'public, max-age=60';
 const JSON_TYPE = 'application/json';
 const GET: readonly Method[] = ['GET', 'HEAD'];
 
+const serverCard: Builder = ({ base, facts, version }) => buildServerCard(base, facts, { version, protocolVersions: MCP_PROTOCOL_VERSIONS });
+const assetType = ({ asset }: Record<string, string>) => DOCS_ASSETS.find((each) => each.file === asset)!.contentType;
+
 export const ROUTES: Route[] = [
+  {
+    path: ROOT_PATH,
+    methods: GET,
+    answer: ({ base, facts, docsPage }) => buildRoot(base, facts, { docsPage }),
+    operationId: 'getRoot',
+    summary: 'Where everything is',
+    description:
+      "The host's root, for a client given only the host: the product's name and links to every entry point, " +
+      'also as `Link` header fields (RFC 8288): the API catalog, the OpenAPI document, the docs page and the MCP server card.',
+    tag: 'discovery',
+    body: discovery.RootDocument,
+    mediaType: JSON_TYPE,
+    cacheControl: PUBLIC_CACHE,
+    links: ['api-catalog', 'service-doc', 'describedby'],
+  },
   {
     path: API_PATH,
     methods: GET,
-    answer: 'document',
+    answer: buildApiIndex,
     operationId: 'getApiIndex',
     summary: 'API index',
     description: 'Name, version and links to every endpoint, the OpenAPI document and the MCP endpoint with its tool names.',
@@ -64,6 +77,8 @@ export const ROUTES: Route[] = [
     body: ApiIndex,
     mediaType: JSON_TYPE,
     cacheControl: PUBLIC_CACHE,
+    // RFC 9727 section 3: the API links to its catalog.
+    links: ['api-catalog'],
   },
   {
     path: HEALTH_PATH,
@@ -75,25 +90,31 @@ export const ROUTES: Route[] = [
     tag: 'v1',
     body: Health,
     mediaType: JSON_TYPE,
-    cacheControl: 'no-store',
+    cacheControl: NO_STORE,
     counted: false,
   },
   {
     path: PRODUCT_PATH,
     methods: GET,
-    answer: 'document',
+    answer: ({ facts }) => facts,
     operationId: 'getProduct',
     summary: 'Reviewed product facts',
-    description: 'The reviewed product facts with their review date, the canonical public resources and the safe start options.',
+    description:
+      'The reviewed product facts with their review date, the canonical public resources and the safe start options. ' +
+      'JSON unless the Accept header prefers Markdown (`text/markdown`) or plain text (`text/plain`, the same Markdown); JSON wins ties.',
     tag: 'v1',
     body: Product,
     mediaType: JSON_TYPE,
+    alternates: [
+      { mediaType: 'text/markdown', body: discovery.ProductMarkdown, build: ({ facts }) => productMarkdown(facts) },
+      { mediaType: 'text/plain', body: discovery.ProductMarkdown, build: ({ facts }) => productMarkdown(facts) },
+    ],
     cacheControl: PUBLIC_CACHE,
   },
   {
     path: OPENAPI_PATH,
     methods: GET,
-    answer: 'document',
+    answer: (context) => buildOpenApi(context, servedRoutes(context.docsPage)),
     operationId: 'getOpenApi',
     summary: 'OpenAPI document',
     description: 'This document: the authoritative contract. Sent gzip-coded when the client accepts it.',
@@ -105,7 +126,7 @@ export const ROUTES: Route[] = [
   {
     path: problemPath('{code}'),
     methods: GET,
-    answer: 'document',
+    answer: ({ base }, { code }) => problemType(base, code as ProblemCode),
     operationId: 'getProblemType',
     summary: 'Problem type description',
     description: `What a problem type means and how to resolve it; every problem \`type\` URI resolves here. Codes: ${PROBLEM_CODES.join(', ')}.`,
@@ -116,44 +137,125 @@ export const ROUTES: Route[] = [
     params: { code: PROBLEM_CODES },
   },
   {
+    path: FACTS_SCHEMA_PATH,
+    methods: GET,
+    answer: ({ base }) => factsJsonSchema(base),
+    operationId: 'getFactsSchema',
+    summary: 'JSON Schema of the facts file',
+    description:
+      'The JSON Schema (draft 2020-12) of the reviewed facts file, generated from the schema that checks it at start-up. ' +
+      'A facts file names it in `$schema` so that an editor validates the file as it is typed.',
+    tag: 'service',
+    body: FactsJsonSchema,
+    mediaType: JSON_TYPE,
+    cacheControl: PUBLIC_CACHE,
+  },
+  {
     path: API_CATALOG_PATH,
     methods: GET,
-    answer: 'document',
+    answer: ({ base, facts, docsPage }) => buildApiCatalog(base, facts, { docsPage }),
     operationId: 'getApiCatalog',
     summary: 'API catalog',
     description:
       'RFC 9727 API catalog: a Linkset (RFC 9264) whose one context, the API, links to its OpenAPI document ' +
       '(service-desc), its documentation (service-doc), its health (status) and llms.txt (service-meta).',
     tag: 'discovery',
-    body: ApiCatalog,
+    body: discovery.ApiCatalog,
     mediaType: 'application/linkset+json',
-    contentType: API_CATALOG_TYPE,
+    contentType: discovery.API_CATALOG_TYPE,
     cacheControl: PUBLIC_CACHE,
+    links: ['api-catalog'],
   },
   {
     path: LLMS_PATH,
     methods: GET,
-    answer: 'document',
+    answer: ({ base, facts, docsPage }) => buildLlmsText(base, facts, TOOL_NAMES, { docsPage }),
     operationId: 'getLlmsText',
     summary: 'llms.txt',
     description: 'The reviewed facts as a short Markdown page for language models (llmstxt.org format), with links to the API, the resources and the start options.',
     tag: 'discovery',
-    body: LlmsText,
+    body: discovery.LlmsText,
     mediaType: 'text/markdown',
+    cacheControl: PUBLIC_CACHE,
+  },
+  {
+    path: LLMS_FULL_PATH,
+    methods: GET,
+    answer: ({ base, facts, docsPage }) => buildLlmsFullText(base, facts, TOOL_NAMES, { docsPage }),
+    operationId: 'getLlmsFullText',
+    summary: 'llms-full.txt',
+    description: 'Every fact written out as one Markdown page: the overview, every resource, every start option with its approval rule.',
+    tag: 'discovery',
+    body: discovery.LlmsFullText,
+    mediaType: 'text/markdown',
+    cacheControl: PUBLIC_CACHE,
+  },
+  {
+    path: ROBOTS_PATH,
+    methods: GET,
+    answer: ({ base, contentSignal, docsPage }) => buildRobotsTxt(base, { contentSignal, docsPage }),
+    operationId: 'getRobotsText',
+    summary: 'robots.txt',
+    description: 'Crawl rules (RFC 9309): everything may be fetched; comments name the discovery documents; a `Content-Signal` line (contentsignals.org).',
+    tag: 'discovery',
+    body: discovery.RobotsText,
+    mediaType: 'text/plain',
     cacheControl: PUBLIC_CACHE,
   },
   {
     path: SERVER_CARD_PATH,
     methods: GET,
-    answer: 'document',
+    answer: serverCard,
     operationId: 'getMcpServerCard',
     summary: 'MCP server card',
     description: 'The MCP Server Card (experimental draft, SEP-2127) of the /mcp endpoint: identity, transport and protocol revisions.',
     tag: 'discovery',
-    body: ServerCard,
-    mediaType: SERVER_CARD_TYPE,
-    contentType: SERVER_CARD_TYPE,
+    body: discovery.ServerCard,
+    mediaType: discovery.SERVER_CARD_TYPE,
+    contentType: discovery.SERVER_CARD_TYPE,
     cacheControl: PUBLIC_CACHE,
+  },
+  {
+    path: SERVER_CARD_WELL_KNOWN_PATH,
+    methods: GET,
+    answer: serverCard,
+    operationId: 'getMcpServerCardWellKnown',
+    summary: 'MCP server card (well-known path)',
+    description: 'The same card, byte for byte and with the same ETag, at the well-known path scanners probe.',
+    tag: 'discovery',
+    body: discovery.ServerCard,
+    mediaType: discovery.SERVER_CARD_TYPE,
+    contentType: discovery.SERVER_CARD_TYPE,
+    cacheControl: PUBLIC_CACHE,
+  },
+  {
+    path: DOCS_PATH,
+    methods: GET,
+    answer: ({ name }) => buildDocsPage({ title: name, assets: pageAssets() }),
+    operationId: 'getDocsPage',
+    summary: 'API reference page',
+    description: 'This document rendered for people (Swagger UI, served from this origin), the MCP endpoint included; "Try it out" on GET operations.',
+    tag: 'service',
+    body: discovery.DocsPage,
+    mediaType: 'text/html',
+    cacheControl: PUBLIC_CACHE,
+    docsPage: true,
+  },
+  {
+    path: `${DOCS_PATH}/{asset}`,
+    methods: GET,
+    answer: 'asset',
+    operationId: 'getDocsAsset',
+    summary: "A file of the docs page",
+    description: 'A script or stylesheet the docs page loads, named by a hash of its content: cached for a year, never changed at its URL.',
+    tag: 'service',
+    body: discovery.DocsAsset,
+    mediaType: 'text/javascript',
+    otherMediaTypes: ['text/css'],
+    contentType: assetType,
+    cacheControl: DOCS_ASSET_CACHE,
+    params: { asset: DOCS_ASSETS.map((asset) => asset.file) },
+    docsPage: true,
   },
   {
     path: MCP_PATH,
@@ -165,28 +267,18 @@ export const ROUTES: Route[] = [
     tag: 'mcp',
     body: JsonRpcResponse,
     mediaType: JSON_TYPE,
+    refusals: ['origin_not_allowed', 'not_acceptable', 'payload_too_large', 'unsupported_media_type'],
   },
 ];
 
-/** The exact paths a route serves: its template filled with every combination of parameter values. */
-export function pathsOf(route: Route): { path: string; params: Record<string, string> }[] {
-  let paths = [{ path: route.path, params: {} as Record<string, string> }];
-  for (const [name, values] of Object.entries(route.params ?? {})) {
-    paths = paths.flatMap(({ path, params }) => values.map((value) => ({ path: path.replace(`{${name}}`, value), params: { ...params, [name]: value } })));
-  }
-  return paths;
-}
-
-/** The Content-Type of a route's success answers. */
-export const contentTypeOf = (route: Route) => route.contentType ?? `${route.mediaType}; charset=utf-8`;
-
-/** RFC 9110 section 10.2.1: the methods a route's paths accept. */
-export const allowOf = (route: Route) => [...route.methods, 'OPTIONS'].join(', ');
+/** The routes a service serves: all of them, or all but the docs page's when it is off. */
+export const servedRoutes = (docsPage: boolean): Route[] => (docsPage ? ROUTES : ROUTES.filter((route) => !route.docsPage));
 
 const SERVED_PATHS = new Set(ROUTES.flatMap((route) => pathsOf(route).map(({ path }) => path)));
 
 /**
  * Whether the handler serves `pathname` (a URL's path, without its query): exactly the paths of the
  * route table and no others, so a host app hands these to the handler and keeps the rest for itself.
+ * (With the docs page off, the handler answers /docs and its files with the 404 problem.)
  */
 export const isServedPath = (pathname: string): boolean => SERVED_PATHS.has(pathname);

@@ -72,6 +72,16 @@ export const Product = v.pipe(
   v.description('Reviewed product facts, canonical public resources and safe start options.'),
 );
 
+/** The facts file as its team writes it: the Product body, plus the `$schema` member editors read (never served). */
+export const FactsFile = v.pipe(
+  v.object({
+    $schema: v.optional(v.pipe(v.string(), v.description('The JSON Schema an editor checks this file against, such as {base}/schemas/facts.json. Not served.'))),
+    ...Product.entries,
+  }),
+  v.title('FactsFile'),
+  v.description('The reviewed facts file: the layout of the GET /api/v1/product body, and nothing else.'),
+);
+
 export const Deprecation = v.pipe(
   v.object({
     deprecatedAt: v.pipe(v.string(), v.isoTimestamp()),
@@ -89,8 +99,8 @@ export const ApiIndex = v.pipe(
     description: text,
     links: v.object({
       self: webUrl, health: webUrl, product: webUrl, openapi: webUrl, problems: webUrl,
-      // The discovery documents: RFC 9727 API catalog, llms.txt, MCP server card.
-      apiCatalog: webUrl, llmsTxt: webUrl, mcpServerCard: webUrl,
+      // The discovery documents: RFC 9727 API catalog, llms.txt, MCP server card; the docs page while it is served.
+      apiCatalog: webUrl, llmsTxt: webUrl, mcpServerCard: webUrl, docs: v.optional(webUrl),
     }),
     mcp: v.object({
       url: webUrl,
@@ -161,6 +171,12 @@ export const ProblemType = v.pipe(
   }),
   v.title('ProblemType'),
   v.description('What a problem type means and how to resolve it.'),
+);
+
+export const FactsJsonSchema = v.pipe(
+  v.looseObject({ $schema: v.string(), $id: v.pipe(v.string(), v.url()), type: v.literal('object') }),
+  v.title('FactsJsonSchema'),
+  v.description('The JSON Schema (draft 2020-12) of the reviewed facts file, as strict as the check at start-up.'),
 );
 
 export const OpenApiDocument = v.pipe(

@@ -4,9 +4,11 @@
  * requests in flight. Log lines are JSON, one per line.
  * Each entry supplies only what differs per runtime (see `Runtime`).
  */
-import { loadConfig, StartupError } from './config.ts';
+import { loadConfig } from './config.ts';
+import { StartupError } from './startup-error.ts';
 import { checkFacts, parseFacts } from './facts.ts';
 import { createHandler, type Handler, type RequestInfo } from './handler.ts';
+import type { HeaderAssembly } from './http.ts';
 import { jsonLinesLogger } from './log.ts';
 import type { Product } from './schemas.ts';
 import sampleFacts from './sample-facts.json' with { type: 'json' };
@@ -22,6 +24,8 @@ export interface Listening {
 
 export interface Runtime {
   env: Record<string, string | undefined>;
+  /** How response headers are put together fastest on this runtime (see `HandlerOptions.headerAssembly`). */
+  headerAssembly?: HeaderAssembly;
   readTextFile(path: string): Promise<string>;
   listen(address: { host: string; port: number }, fetch: Fetch): Listening | Promise<Listening>;
   onSignal(signal: 'SIGINT' | 'SIGTERM' | 'SIGHUP', listener: () => void): void;
@@ -42,21 +46,29 @@ export async function start(runtime: Runtime): Promise<void> {
       handler ? handler(request, info) : handlerReady.then((late) => late(request, info)),
     );
     const logger = jsonLinesLogger();
-    handler = await createHandler({ ...options, publicBaseUrl: options.publicBaseUrl ?? server.url, facts, logger });
+    handler = await createHandler({
+      ...options,
+      publicBaseUrl: options.publicBaseUrl ?? server.url,
+      facts,
+      logger,
+      headerAssembly: runtime.headerAssembly,
+    });
     ready!(handler);
     console.log(`Serving ${facts.product.name} public API on ${server.url} (public base ${options.publicBaseUrl ?? server.url})`);
 
     let stopping = false;
-    const stop = async () => {
+    const stop = async (signal: 'SIGINT' | 'SIGTERM') => {
       if (stopping) return;
       stopping = true;
+      const inFlight = handler!.inFlight;
       await handler!.idle();
       await server.stop();
       await handler!.close();
+      logger({ level: 'info', event: 'shutdown', signal, drainedRequests: inFlight });
       runtime.exit(0);
     };
-    runtime.onSignal('SIGINT', stop);
-    runtime.onSignal('SIGTERM', stop);
+    runtime.onSignal('SIGINT', () => stop('SIGINT'));
+    runtime.onSignal('SIGTERM', () => stop('SIGTERM'));
     // A refused file leaves the served facts as they are; the refusal names every bad field.
     const factsFile = options.factsFile;
     runtime.onSignal('SIGHUP', () => {
@@ -93,7 +105,7 @@ async function listenOrExplain(runtime: Runtime, address: { host: string; port: 
 }
 
 // Node and Bun set `code` (EADDRINUSE...); Deno sets `code` on its typed errors and names the rest.
-function listenFailure(error: unknown, { host, port }: { host: string; port: number }): StartupError {
+export function listenFailure(error: unknown, { host, port }: { host: string; port: number }): StartupError {
   const { code, name, message } = error as { code?: string; name?: string; message?: string };
   const reason = code ?? name ?? 'error';
   if (code === 'EADDRINUSE' || name === 'AddrInUse') {

@@ -1,147 +1,135 @@
 /**
  * @module Everything served that does not depend on the request, built once from the settings and
- * the facts: each document serialised, hashed, compressed and given its fixed headers, the health
- * answer, and the MCP endpoint. Building it again from new facts swaps all of them together.
+ * the facts: for every exact path its route, its header sets, its document serialised, hashed and
+ * compressed, and its problem answers; the health answer; the MCP endpoint. Building it again from
+ * new facts swaps all of them together.
  */
 import pkg from '../package.json' with { type: 'json' };
-import { CORS_HEADERS } from './cors.ts';
 import type { DeprecationNotice } from './deprecation.ts';
-import { buildApiCatalog } from './discovery/catalog.ts';
-import { buildLlmsText } from './discovery/llms.ts';
-import { buildServerCard } from './discovery/server-card.ts';
-import { mergeHeaders, type HeaderRecord } from './headers.ts';
-import { prepare, type PreparedRepresentation } from './http.ts';
-import { lazyMcpEndpoint } from './mcp/endpoint.ts';
-import type { McpOutcome } from './mcp/gate.ts';
+import { pathHeaders, type HeaderSettings, type PathHeaders } from './headers.ts';
+import { loadDocsAssetBodies } from './docs/assets.ts';
+import { negotiated, prepareDocument, type HeaderAssembly, type Prepared } from './http.ts';
+import { createMcpHttpEndpoint, type McpHttpEndpoint, type McpOptions } from './mcp/endpoint.ts';
 import { describeResources } from './mcp/resources.ts';
-import { MCP_PROTOCOL_VERSIONS } from './mcp/versions.ts';
-import { TOOL_NAMES } from './mcp/tools.ts';
-import { buildOpenApi } from './openapi.ts';
-import { problemType } from './problems.ts';
-import {
-  API_CATALOG_PATH,
-  API_PATH,
-  contentTypeOf,
-  HEALTH_PATH,
-  isV1Path,
-  LLMS_PATH,
-  MCP_PATH,
-  OPENAPI_PATH,
-  pathsOf,
-  problemPath,
-  PRODUCT_PATH,
-  ROUTES,
-  SERVER_CARD_PATH,
-  type Route,
-} from './routes.ts';
-import type { ApiIndex, Health, Product, ProblemCode } from './schemas.ts';
+import { prepareProblem } from './problems.ts';
+import { API_PATH, contentTypeOf, isV1Path, pathsOf, type BuildContext, type Builder, type Route } from './route.ts';
+import { ROUTES, servedRoutes } from './routes.ts';
+import type { Health, ProblemCode, Product } from './schemas.ts';
 
-export interface Settings {
-  /** `{base}`, without a trailing slash. */
-  base: string;
+export interface Settings extends HeaderSettings {
   deprecation?: DeprecationNotice;
-  /** The rate-limit fields that are the same on every answer (the policy and the quota). */
-  rateLimitPolicy: HeaderRecord;
   storeKind: Health['rateLimitStore'];
   redisMode?: Health['redisMode'];
-  mcp: { allowedOrigins: string[]; maxBodyBytes: number };
+  mcp: McpOptions;
+  /** How response headers are put together (the runtime entry's choice). */
+  assembly: HeaderAssembly;
+  contentSignal: string;
+}
+
+/** What is served on one exact path; a path the service does not serve has no route. */
+export interface Target {
+  route?: Route;
+  headers: PathHeaders;
+  /** The GET and HEAD answer of a document route. */
+  document?: Prepared;
+  /** The answer of a problem without per-request members, prepared on first use. */
+  problem(code: ProblemCode): Prepared;
 }
 
 export interface Surface {
   facts: Product;
-  /** The GET/HEAD answer of every document path, by exact path. */
-  documents: Map<string, PreparedRepresentation>;
+  /** The target of a request path: its own, or the not-found target of the area it falls in. */
+  targetOf(path: string): Target;
   /** The health answer; `failure` says why the service is degraded. */
-  health(failure: string | undefined): Promise<PreparedRepresentation>;
-  /** Serves an MCP POST; `headers` are the ones the answer carries besides the SDK's. */
-  mcp(request: Request, headers: HeaderRecord): Promise<McpOutcome>;
+  health(failure: string | undefined): Promise<Prepared>;
+  mcp: McpHttpEndpoint;
+  /** A file of the docs page, prepared on the first request for it. */
+  asset(path: string): Promise<Prepared>;
 }
 
-interface Context {
-  settings: Settings;
-  facts: Product;
-  name: string;
-}
-
-/** The builder of each document route's body, by route path. */
-const DOCUMENTS: Record<string, (context: Context, params: Record<string, string>) => unknown> = {
-  [API_PATH]: apiIndex,
-  [PRODUCT_PATH]: ({ facts }) => facts,
-  [OPENAPI_PATH]: ({ settings, name }) =>
-    buildOpenApi({
-      base: settings.base,
-      title: name,
-      version: pkg.version,
-      deprecated: Boolean(settings.deprecation),
-      mcpMaxBodyBytes: settings.mcp.maxBodyBytes,
-      mcpProtocolVersions: MCP_PROTOCOL_VERSIONS,
-      toolNames: TOOL_NAMES,
-    }),
-  [problemPath('{code}')]: ({ settings }, { code }) => problemType(settings.base, code as ProblemCode),
-  [API_CATALOG_PATH]: ({ settings, facts }) => buildApiCatalog(settings.base, facts),
-  [LLMS_PATH]: ({ settings, facts }) => buildLlmsText(settings.base, facts, TOOL_NAMES),
-  [SERVER_CARD_PATH]: ({ settings, facts }) =>
-    buildServerCard(settings.base, facts, { version: pkg.version, protocolVersions: MCP_PROTOCOL_VERSIONS }),
-};
-
-function apiIndex({ settings: { base, deprecation }, facts, name }: Context): ApiIndex {
+function target(settings: Settings, headers: PathHeaders, route?: Route, document?: Prepared): Target {
+  const problems = new Map<ProblemCode, Prepared>();
   return {
-    name,
-    apiVersion: 'v1',
-    description: facts.product.summary,
-    links: {
-      self: `${base}${API_PATH}`,
-      health: `${base}${HEALTH_PATH}`,
-      product: `${base}${PRODUCT_PATH}`,
-      openapi: `${base}${OPENAPI_PATH}`,
-      problems: `${base}${problemPath('api_route_not_found')}`,
-      apiCatalog: `${base}${API_CATALOG_PATH}`,
-      llmsTxt: `${base}${LLMS_PATH}`,
-      mcpServerCard: `${base}${SERVER_CARD_PATH}`,
+    route,
+    headers,
+    document,
+    problem(code) {
+      let prepared = problems.get(code);
+      if (!prepared) problems.set(code, (prepared = prepareProblem(settings.base, code, headers.problem(code), { assembly: settings.assembly })));
+      return prepared;
     },
-    mcp: { url: `${base}${MCP_PATH}`, transport: 'streamable-http', protocolVersions: MCP_PROTOCOL_VERSIONS, tools: TOOL_NAMES },
-    ...(deprecation ? { deprecation: deprecation.index } : {}),
   };
 }
 
-/** The headers every answer on `path` carries besides the rate-limit fields. */
-export function fixedHeaders({ base, deprecation, rateLimitPolicy }: Settings): (path: string) => HeaderRecord {
-  const serviceDesc = `<${base}${OPENAPI_PATH}>; rel="service-desc"`;
-  const headersWith = (links: string[], extra: HeaderRecord = {}) =>
-    mergeHeaders({ 'X-Content-Type-Options': 'nosniff' }, CORS_HEADERS, rateLimitPolicy, extra, { Link: links.join(', ') });
-  const v1Links = deprecation ? [serviceDesc, deprecation.successorLink] : [serviceDesc];
-  const v1Extra = deprecation?.headers ?? {};
-  const catalog = `<${base}${API_CATALOG_PATH}>; rel="api-catalog"`;
-  const everyResponse = headersWith([serviceDesc]);
-  const v1Response = headersWith(v1Links, v1Extra);
-  // RFC 9727 section 3: the API and the catalog itself link to the catalog.
-  const byPath = new Map([
-    [API_PATH, headersWith([...v1Links, catalog], v1Extra)],
-    [API_CATALOG_PATH, headersWith([serviceDesc, catalog])],
-  ]);
-  return (path) => byPath.get(path) ?? (isV1Path(path) ? v1Response : everyResponse);
+/** A document's answer: its default representation, or all of them chosen by Accept when it has others. */
+async function prepareRoute(route: Route, answer: Builder, context: BuildContext, params: Record<string, string>, headers: PathHeaders, settings: Settings): Promise<Prepared> {
+  const prepare = (value: unknown, contentType: string) => prepareDocument(value, { contentType, headers: headers.document, assembly: settings.assembly });
+  const preferred = await prepare(answer(context, params), contentTypeOf(route, params));
+  if (!route.alternates) return preferred;
+  const representations = new Map([[route.mediaType, preferred]]);
+  for (const { mediaType, build } of route.alternates) representations.set(mediaType, await prepare(build(context, params), `${mediaType}; charset=utf-8`));
+  return negotiated(representations);
 }
 
-export async function buildSurface(settings: Settings, facts: Product): Promise<Surface> {
-  const context: Context = { settings, facts, name: `${facts.product.name} public API` };
-  const headersFor = fixedHeaders(settings);
-  const build = (route: Route, path: string, value: unknown) =>
-    prepare(value, { contentType: contentTypeOf(route), cacheControl: route.cacheControl!, fixed: headersFor(path) });
+/**
+ * The docs page's files, prepared on the first request for each: they do not depend on the facts,
+ * so a reload keeps them, and a process that never serves them never loads their bytes.
+ */
+function assetAnswers(targets: Map<string, Target>, settings: Settings): (path: string) => Promise<Prepared> {
+  const prepared = new Map<string, Promise<Prepared>>();
+  return (path) => {
+    let answer = prepared.get(path);
+    if (!answer) {
+      const { route, headers } = targets.get(path)!;
+      const params = pathsOf(route!).find((each) => each.path === path)!.params;
+      answer = loadDocsAssetBodies().then((bodies) =>
+        prepareDocument(bodies.get(path)!, { contentType: contentTypeOf(route!, params), headers: headers.document, assembly: settings.assembly }),
+      );
+      // A failed load is not kept: the next request tries again.
+      answer.catch(() => prepared.delete(path));
+      prepared.set(path, answer);
+    }
+    return answer;
+  };
+}
 
-  const documents = new Map<string, PreparedRepresentation>();
-  for (const route of ROUTES.filter((route) => route.answer === 'document')) {
-    for (const { path, params } of pathsOf(route)) documents.set(path, await build(route, path, DOCUMENTS[route.path]!(context, params)));
+/** Builds everything from the facts; `previous` (the surface a reload replaces) hands over what does not depend on them. */
+export async function buildSurface(settings: Settings, facts: Product, previous?: Surface): Promise<Surface> {
+  const context: BuildContext = {
+    base: settings.base,
+    facts,
+    name: `${facts.product.name} public API`,
+    version: pkg.version,
+    deprecation: settings.deprecation,
+    mcp: settings.mcp,
+    docsPage: settings.docsPage,
+    contentSignal: settings.contentSignal,
+  };
+  const targets = new Map<string, Target>();
+  for (const route of servedRoutes(settings.docsPage)) {
+    for (const { path, params } of pathsOf(route)) {
+      const headers = pathHeaders(settings, path, route);
+      const { answer } = route;
+      const document = typeof answer === 'function' ? await prepareRoute(route, answer, context, params, headers, settings) : undefined;
+      targets.set(path, target(settings, headers, route, document));
+    }
   }
+  // Unknown paths under /api/v1 carry its deprecation notice; the others do not.
+  const unknownV1 = target(settings, pathHeaders(settings, `${API_PATH}/unknown`));
+  const unknown = target(settings, pathHeaders(settings, '/unknown'));
 
-  const resources = describeResources(settings.base, facts, (path) => documents.get(path)!.identity.body);
+  const bodyOf = (path: string) => targets.get(path)!.document!.identity.body;
+  const resources = describeResources(settings.base, facts, bodyOf);
 
   const healthRoute = ROUTES.find((route) => route.answer === 'health')!;
+  const healthHeaders = targets.get(healthRoute.path)!.headers.document;
   const served = { reviewedOn: facts.product.reviewedOn, loadedAt: new Date().toISOString() };
-  const healthOf = (health: Omit<Health, 'facts'>) => build(healthRoute, healthRoute.path, { ...health, facts: served });
+  const healthOf = (health: Omit<Health, 'facts'>) =>
+    prepareDocument({ ...health, facts: served }, { contentType: contentTypeOf(healthRoute), headers: healthHeaders, assembly: settings.assembly });
   const store = { rateLimitStore: settings.storeKind, redisMode: settings.redisMode };
   const healthy = await healthOf({ status: 'ok', ...store });
   // Probes repeat while a store is down: the answer is built once per reason, not per probe.
-  let degraded: { reason: string; answer: Promise<PreparedRepresentation> } | undefined;
+  let degraded: { reason: string; answer: Promise<Prepared> } | undefined;
   const degradedFor = (reason: string) =>
     degraded?.reason === reason
       ? degraded.answer
@@ -149,8 +137,9 @@ export async function buildSurface(settings: Settings, facts: Product): Promise<
 
   return {
     facts,
-    documents,
+    targetOf: (path) => targets.get(path) ?? (isV1Path(path) ? unknownV1 : unknown),
     health: (failure) => (failure ? degradedFor(failure) : Promise.resolve(healthy)),
-    mcp: lazyMcpEndpoint(facts, { name: context.name, version: pkg.version }, resources, settings.mcp),
+    mcp: createMcpHttpEndpoint(facts, { name: context.name, version: pkg.version }, resources, settings.mcp),
+    asset: previous?.asset ?? assetAnswers(targets, settings),
   };
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig, StartupError } from '../src/config.ts';
+import { loadConfig } from '../src/config.ts';
+import { StartupError } from '../src/startup-error.ts';
 
 function refusal(env: Record<string, string>): string {
   try {
@@ -23,6 +24,8 @@ describe('loadConfig', () => {
       accessLog: false,
       mcp: { allowedOrigins: undefined, maxBodyBytes: 65536 },
       deprecation: undefined,
+      docsPage: true,
+      contentSignal: 'search=yes, ai-input=yes',
     });
   });
 
@@ -43,6 +46,8 @@ describe('loadConfig', () => {
       MCP_MAX_BODY_BYTES: '1024',
       DEPRECATION_DATE: '2027-01-01',
       SUNSET_DATE: '2027-06-30T12:00:00Z',
+      DOCS_PAGE: 'off',
+      CONTENT_SIGNAL: 'search=yes,AI-input=no , ai-train=no',
     });
     expect(options).toMatchObject({
       port: 0,
@@ -54,6 +59,8 @@ describe('loadConfig', () => {
       accessLog: true,
       mcp: { allowedOrigins: ['https://app.example.com', 'https://agent.example.org'], maxBodyBytes: 1024 },
       deprecation: { successorPath: '/api/v2' },
+      docsPage: false,
+      contentSignal: 'search=yes, ai-input=no, ai-train=no',
     });
     expect(options.deprecation!.deprecatedAt.toISOString()).toBe('2027-01-01T00:00:00.000Z');
     expect(options.deprecation!.sunsetAt.toISOString()).toBe('2027-06-30T12:00:00.000Z');
@@ -83,6 +90,12 @@ describe('loadConfig', () => {
     ['MCP_ALLOWED_ORIGINS', 'https://app.example.com/path'],
     ['MCP_MAX_BODY_BYTES', '10'],
     ['SUCCESSOR_PATH', 'api/v2'],
+    ['DOCS_PAGE', 'yes'],
+    ['CONTENT_SIGNAL', 'search'],
+    ['CONTENT_SIGNAL', 'search=maybe'],
+    ['CONTENT_SIGNAL', 'ai_train=no'],
+    ['CONTENT_SIGNAL', 'search=yes, search=no'],
+    ['CONTENT_SIGNAL', ','],
   ])('refuses %s=%s, naming the variable', (name, value) => {
     const message = refusal({ [name]: value });
     expect(message).toContain(`${name}=${JSON.stringify(value)}`);

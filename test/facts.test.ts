@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { StartupError } from '../src/config.ts';
+import { StartupError } from '../src/startup-error.ts';
 import { parseFacts } from '../src/facts.ts';
 import sample from '../src/sample-facts.json' with { type: 'json' };
 
@@ -26,19 +26,46 @@ describe('parseFacts', () => {
     for (const url of urls) expect(new URL(url).hostname).toMatch(/(^|\.)example\.(com|org)$/);
   });
 
-  it('refuses invalid JSON', () => {
-    expect(() => parseFacts('facts.json', '{ "product": ')).toThrow(/facts.json is not valid JSON/);
+  // jsonc-parser finds the position, so every runtime names it (Bun's JSON.parse gives none).
+  it.each([
+    ['an unfinished file', '{ "product": ', 'at line 1, column 14: expected a value (a string, number, object, array, true, false or null).'],
+    ['a member name without quotes', '{\n  "product": {\n    name: "x"\n  }\n}', 'at line 3, column 5: unexpected "name".'],
+    ['a trailing comma', '{\n  "resources": [],\n}', 'at line 3, column 1: expected a member name in double quotes (a comma before "}" is not allowed).'],
+    ['a missing comma', '{\n  "a": 1\n  "b": 2\n}', 'at line 3, column 3: expected "," between two entries.'],
+    ['a comment', '{ "a": 1 // note\n}', 'at line 1, column 10: comments are not allowed in JSON.'],
+    ['a tab inside a string', '{ "a": "x\ty" }', 'at line 1, column 8: a control character (such as a tab or line break) must be escaped inside a string.'],
+    ['an empty file', '', 'at line 1, column 1: expected a value (a string, number, object, array, true, false or null).'],
+  ])('refuses %s as JSON, naming the line and column', (_, text, where) => {
+    expect(() => parseFacts('facts.json', text)).toThrow(new StartupError(`Facts file facts.json is not valid JSON ${where}`));
+  });
+
+  it('reads a file that starts with a UTF-8 byte order mark', () => {
+    expect(parseFacts('facts.json', `\uFEFF${JSON.stringify(sample, null, 2)}`)).toEqual(sample);
+  });
+
+  it('accepts a top-level $schema member and does not serve it', () => {
+    const text = JSON.stringify({ $schema: 'https://api.example.com/schemas/facts.json', ...sample });
+    const facts = parseFacts('facts.json', text);
+    expect(facts).toEqual(sample);
+    expect(facts).not.toHaveProperty('$schema');
   });
 
   it.each([
-    ['a missing field', (f: any) => delete f.product.reviewedOn, 'product.reviewedOn'],
+    ['a missing field', (f: any) => delete f.product.reviewedOn, 'product.reviewedOn: required field "reviewedOn" is missing; add it'],
     ['a blank field', (f: any) => (f.product.name = '  '), 'product.name: must not be empty'],
     ['a bad date', (f: any) => (f.product.reviewedOn = '02/11/2026'), 'product.reviewedOn: must be an ISO 8601 date'],
-    ['an unknown resource kind', (f: any) => (f.resources[0].kind = 'blog'), 'resources.0.kind'],
-    ['a relative URL', (f: any) => (f.resources[1].url = '/docs'), 'resources.1.url: must be an absolute URL'],
-    ['a non-web URL', (f: any) => (f.resources[1].url = 'javascript:alert(1)'), 'resources.1.url'],
+    ['an unknown resource kind', (f: any) => (f.resources[0].kind = 'blog'), 'resources[0].kind'],
+    ['a relative URL', (f: any) => (f.resources[1].url = '/docs'), 'resources[1].url: must be an absolute URL'],
+    ['a non-web URL', (f: any) => (f.resources[1].url = 'javascript:alert(1)'), 'resources[1].url'],
     ['an empty list', (f: any) => (f.startOptions = []), 'startOptions: must list at least one entry'],
-    ['an unknown field', (f: any) => (f.resources[2].secretNote = 'x'), 'resources[2].secretNote: unknown field'],
+    [
+      'an unknown field',
+      (f: any) => (f.resources[2].secretNote = 'x'),
+      'resources[2].secretNote: unknown field "secretNote"; remove it, or use one of: id, kind, title, url, description',
+    ],
+    ['a $schema member below the top level', (f: any) => (f.product.$schema = 'x'), 'product.$schema: unknown field "$schema"'],
+    ['a date that does not exist', (f: any) => (f.product.reviewedOn = '2026-02-31'), 'product.reviewedOn: "2026-02-31" is not a date that exists; give a real calendar date (YYYY-MM-DD)'],
+    ['February 29 of a common year', (f: any) => (f.product.reviewedOn = '2025-02-29'), 'product.reviewedOn: "2025-02-29" is not a date that exists'],
     ['user info in a URL', (f: any) => (f.resources[0].url = 'https://admin:pw@www.example.com/'), 'resources[0].url: URL carries user info'],
     ['a token in a URL', (f: any) => (f.resources[1].url = 'https://docs.example.com/?access_token=abc'), 'query parameter "access_token"'],
     ['a signature in a URL', (f: any) => (f.startOptions[0].url = 'https://docs.example.com/a?X-Amz-Signature=1'), 'startOptions[0].url'],
@@ -71,6 +98,55 @@ describe('parseFacts', () => {
     },
   );
 
+  it('names a misspelt key as written, with the nearest allowed key, and the key it leaves missing', () => {
+    const message = refusal((f) => {
+      f.product.reviewdOn = f.product.reviewedOn;
+      delete f.product.reviewedOn;
+    });
+    expect(message).toBe(
+      'Facts file facts.json was refused:\n' +
+        '  product.reviewdOn: unknown field "reviewdOn"; did you mean "reviewedOn"?\n' +
+        '  product.reviewedOn: required field "reviewedOn" is missing; add it',
+    );
+  });
+
+  it('does not suggest a key the object already has', () => {
+    expect(refusal((f) => (f.product.nmae = 'x'))).toContain(
+      'product.nmae: unknown field "nmae"; remove it, or use one of: name, summary, audiences, capabilities, notOffered, reviewedOn',
+    );
+  });
+
+  it('accepts February 29 of a leap year', () => {
+    const facts = structuredClone(sample) as any;
+    facts.product.reviewedOn = '2028-02-29';
+    expect(parseFacts('facts.json', JSON.stringify(facts)).product.reviewedOn).toBe('2028-02-29');
+  });
+
+  it('refuses two start options with the same id', () => {
+    expect(refusal((f) => (f.startOptions[2].id = f.startOptions[0].id))).toBe(
+      'Facts file facts.json was refused:\n' +
+        '  startOptions[2].id: id "read-the-docs" is already used by startOptions[0]; give each start option its own "id"',
+    );
+  });
+
+  it('refuses two resources with the same id, a resource without one being known by its kind', () => {
+    const message = refusal((f) => {
+      f.resources[3].kind = 'docs';
+      f.resources.push({ id: 'website', kind: 'support', title: 'Forum', url: 'https://forum.example.com/', description: 'Questions and answers.' });
+    });
+    expect(message).toBe(
+      'Facts file facts.json was refused:\n' +
+        '  resources[3]: id "docs" (its kind, as it has no "id") is already used by resources[1]; give each resource its own "id"\n' +
+        '  resources[9].id: id "website" is already used by resources[0]; give each resource its own "id"',
+    );
+  });
+
+  it('accepts two resources of one kind told apart by their ids', () => {
+    const facts = structuredClone(sample) as any;
+    facts.resources.push({ id: 'api-docs', kind: 'docs', title: 'API reference', url: 'https://docs.example.com/api', description: 'Every endpoint.' });
+    expect(parseFacts('facts.json', JSON.stringify(facts)).resources).toHaveLength(10);
+  });
+
   it('lists every problem at once', () => {
     const message = refusal((f) => {
       f.resources[0].url = 'https://u:p@www.example.com/';
@@ -78,5 +154,14 @@ describe('parseFacts', () => {
     });
     expect(message).toContain('resources[0].url');
     expect(message).toContain('resources[1].url');
+  });
+
+  it('lists the content problems together with the shape problems', () => {
+    const message = refusal((f) => {
+      f.product.reviewdOn = f.product.reviewedOn;
+      f.resources[1].url = 'https://docs.example.com/?key=1';
+    });
+    expect(message).toContain('product.reviewdOn: unknown field');
+    expect(message).toContain('resources[1].url: URL query parameter "key"');
   });
 });

@@ -1,6 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { pathOf, type Handler } from '../src/handler.ts';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { factsJsonSchema } from '../src/facts-schema.ts';
+import type { Handler } from '../src/handler.ts';
 import { PROBLEM_CODES } from '../src/schemas.ts';
+import { PREFLIGHTS, WRONG_METHODS } from './support/cases.ts';
 import { BASE, closeHandlers, get, makeHandler, sampleFacts } from './support/handler.ts';
 
 const RATE_LIMIT_HEADERS = ['ratelimit-policy', 'ratelimit', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'];
@@ -79,6 +83,19 @@ describe('handler', () => {
     });
   });
 
+  it('serves the JSON Schema of the facts file, which takes the sample facts and names its own URL', async () => {
+    const response = await handle(get('/schemas/facts.json'));
+    expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    const schema = await response.json();
+    expect(schema).toEqual(factsJsonSchema(BASE));
+    expect(schema.$id).toBe(`${BASE}/schemas/facts.json`);
+    const ajv = new Ajv2020({ strict: false });
+    addFormats.default(ajv);
+    const validate = ajv.compile(schema);
+    expect(validate({ $schema: schema.$id, ...sampleFacts() }), JSON.stringify(validate.errors)).toBe(true);
+    expect(validate({ ...sampleFacts(), unknown: true })).toBe(false);
+  });
+
   it('serves the facts exactly as reviewed', async () => {
     const response = await handle(get('/api/v1/product?unknown=ignored'));
     expect(await response.json()).toEqual(sampleFacts());
@@ -95,6 +112,7 @@ describe('handler', () => {
       apiCatalog: `${BASE}/.well-known/api-catalog`,
       llmsTxt: `${BASE}/llms.txt`,
       mcpServerCard: `${BASE}/mcp/server-card`,
+      docs: `${BASE}/docs`,
     });
     expect(index.mcp).toMatchObject({ url: `${BASE}/mcp`, transport: 'streamable-http' });
     expect(index.mcp.tools).toEqual(['get_product_overview', 'list_public_resources', 'list_start_options']);
@@ -129,7 +147,7 @@ describe('handler', () => {
     expect(refused.headers.get('content-encoding')).toBeNull();
   });
 
-  it.each(['/', '/api', '/api/v2', '/api/v1/products', '/openapi.yaml', '/problems/unknown', '/mcp/extra'])(
+  it.each(['/api', '/api/v2', '/api/v1/products', '/openapi.yaml', '/problems/unknown', '/mcp/extra', '/docs/', '/docs/nope.js', '/index.html'])(
     'answers %s with the 404 problem',
     async (path) => {
       const body = await expectProblem(await handle(get(path)), 404, 'api_route_not_found');
@@ -138,14 +156,7 @@ describe('handler', () => {
     },
   );
 
-  it.each([
-    ['DELETE', '/api/v1/product', 'GET, HEAD, OPTIONS'],
-    ['POST', '/api/v1', 'GET, HEAD, OPTIONS'],
-    ['PUT', '/openapi.json', 'GET, HEAD, OPTIONS'],
-    ['PATCH', '/problems/internal_error', 'GET, HEAD, OPTIONS'],
-    ['GET', '/mcp', 'POST, OPTIONS'],
-    ['DELETE', '/mcp', 'POST, OPTIONS'],
-  ])('answers %s %s with the 405 problem and Allow', async (method, path, allow) => {
+  it.each(WRONG_METHODS)('answers %s %s with the 405 problem and Allow', async (method, path, allow) => {
     const response = await handle(get(path, { method }));
     expect(response.headers.get('allow')).toBe(allow);
     await expectProblem(response, 405, 'method_not_allowed');
@@ -157,16 +168,17 @@ describe('handler', () => {
     expect(await response.text()).toBe('');
   });
 
-  it('answers a preflight on a known path with 204, Allow and the CORS answer', async () => {
+  it.each(PREFLIGHTS)('answers a preflight on %s with 204, Allow and the CORS answer', async (path, allow) => {
     const response = await handle(
-      get('/api/v1/product', {
+      get(path, {
         method: 'OPTIONS',
         headers: { origin: 'https://elsewhere.example.org', 'access-control-request-method': 'GET', 'access-control-request-headers': 'if-none-match' },
       }),
     );
     expect(response.status).toBe(204);
-    expect(response.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
-    expect(response.headers.get('access-control-allow-methods')).toBe('GET, HEAD, OPTIONS');
+    expect(response.headers.get('allow')).toBe(allow);
+    expect(response.headers.get('access-control-allow-methods')).toBe(allow);
+    expect(response.headers.get('cache-control')).toBe('no-store');
     expect(response.headers.get('access-control-allow-headers')).toBe('if-none-match');
     expectEveryResponseHeaders(response);
   });
@@ -209,20 +221,6 @@ describe('a failing route', () => {
     expect(String(error.mock.calls[0]![0])).toContain(body.instance.slice('urn:uuid:'.length));
     error.mockRestore();
     await handle.close();
-  });
-});
-
-describe('pathOf', () => {
-  it.each([
-    'https://api.example.com/api/v1/product?x=1#top',
-    'http://127.0.0.1:8787/',
-    'http://[::1]:8787/openapi.json#x',
-    'https://api.example.com/a/../api/v1/./health?q=/x',
-    'https://api.example.com/%7Eproblems?',
-    'https://api.example.com',
-  ])('reads the same path as the URL parser from %s', (url) => {
-    const request = new Request(url);
-    expect(pathOf(request.url)).toBe(new URL(request.url).pathname);
   });
 });
 

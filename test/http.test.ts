@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { prepare, respond } from '../src/http.ts';
+import { headerBuilder, pathOf, prepareDocument, prepareFixed, respond, type HeaderAssembly } from '../src/http.ts';
+
+/** A document prepared as the surface does: the path's fixed headers include its cache policy. */
+const prepare = (value: unknown, { cacheControl, fixed, contentType = 'application/json; charset=utf-8', assembly }: { cacheControl: string; fixed: Record<string, string>; contentType?: string; assembly?: HeaderAssembly }) =>
+  prepareDocument(value, { contentType, headers: { ...fixed, 'Cache-Control': cacheControl }, assembly });
 
 const fixed = { 'X-Content-Type-Options': 'nosniff' };
 const small = { hello: 'world' };
@@ -56,7 +60,8 @@ describe('respond', () => {
 
   it('answers 304 to a weakly matching If-None-Match or *, without content headers (RFC 9110 section 15.4.5)', async () => {
     const rep = await prepare(small, { cacheControl: 'public, max-age=60', fixed });
-    for (const ifNoneMatch of [rep.identity.etag, `W/${rep.identity.etag}`, `"a", ${rep.identity.etag}`, '*']) {
+    const etag = rep.identity.etag!;
+    for (const ifNoneMatch of [etag, `W/${etag}`, `"a", ${etag}`, '*']) {
       const response = respond(request({ 'If-None-Match': ifNoneMatch }), rep, {});
       expect(response.status, ifNoneMatch).toBe(304);
       expect(response.headers.get('etag')).toBe(rep.identity.etag);
@@ -72,7 +77,43 @@ describe('respond', () => {
     expect(respond(request({ 'Accept-Encoding': 'gzip;q=0, *' }), rep, {}).headers.get('content-encoding')).toBeNull();
     expect(respond(request(), rep, {}).headers.get('content-encoding')).toBeNull();
     // A 304 for the coded representation compares against its own ETag.
-    const coded = respond(request({ 'Accept-Encoding': 'gzip', 'If-None-Match': rep.identity.etag }), rep, {});
+    const coded = respond(request({ 'Accept-Encoding': 'gzip', 'If-None-Match': rep.identity.etag! }), rep, {});
     expect(coded.status).toBe(200);
+  });
+});
+
+describe('prepareFixed', () => {
+  it('answers its status with the body, its length and no ETag, whatever If-None-Match says', async () => {
+    const prepared = prepareFixed(404, { code: 'x' }, { contentType: 'application/problem+json; charset=utf-8', headers: fixed });
+    const response = respond(request({ 'If-None-Match': '*' }), prepared, { RateLimit: 'r' });
+    expect(response.status).toBe(404);
+    expect(response.headers.get('etag')).toBeNull();
+    expect(response.headers.get('ratelimit')).toBe('r');
+    expect(response.headers.get('content-length')).toBe(String('{"code":"x"}'.length));
+    expect(await response.json()).toEqual({ code: 'x' });
+  });
+});
+
+describe('headerBuilder', () => {
+  it.each<HeaderAssembly>(['record', 'template'])('puts the same headers together as a %s, the per-request ones overriding', (assembly) => {
+    const build = headerBuilder({ A: '1', B: '2' }, assembly);
+    const headers = new Headers(build({ B: '3', C: '4' }));
+    expect([...headers]).toEqual([['a', '1'], ['b', '3'], ['c', '4']]);
+    // The fixed part is not changed by a request.
+    expect(new Headers(build({})).get('b')).toBe('2');
+  });
+});
+
+describe('pathOf', () => {
+  it.each([
+    'https://api.example.com/api/v1/product?x=1#top',
+    'http://127.0.0.1:8787/',
+    'http://[::1]:8787/openapi.json#x',
+    'https://api.example.com/a/../api/v1/./health?q=/x',
+    'https://api.example.com/%7Eproblems?',
+    'https://api.example.com',
+  ])('reads the same path as the URL parser from %s', (url) => {
+    const request = new Request(url);
+    expect(pathOf(request.url)).toBe(new URL(request.url).pathname);
   });
 });

@@ -71,7 +71,10 @@ describe('the served OpenAPI document', () => {
   });
 
   it('describes every path the service serves, and only those', () => {
-    const documents = ['/.well-known/api-catalog', '/api/v1', '/api/v1/health', '/api/v1/product', '/llms.txt', '/mcp/server-card', '/openapi.json', '/problems/{code}'];
+    const documents = [
+      '/', '/.well-known/api-catalog', '/.well-known/mcp/server-card.json', '/api/v1', '/api/v1/health', '/api/v1/product', '/docs', '/docs/{asset}',
+      '/llms-full.txt', '/llms.txt', '/mcp/server-card', '/openapi.json', '/problems/{code}', '/robots.txt', '/schemas/facts.json',
+    ];
     expect(Object.keys(doc.paths).sort()).toEqual([...documents, '/mcp'].sort());
     expect(Object.keys(doc.paths['/mcp']!)).toEqual(['post']);
     for (const path of documents) {
@@ -80,6 +83,12 @@ describe('the served OpenAPI document', () => {
   });
 
   it.each([
+    ['/', '/'],
+    ['/robots.txt', '/robots.txt'],
+    ['/llms-full.txt', '/llms-full.txt'],
+    ['/.well-known/mcp/server-card.json', '/.well-known/mcp/server-card.json'],
+    ['/docs', '/docs'],
+    ['/schemas/facts.json', '/schemas/facts.json'],
     ['/api/v1', '/api/v1'],
     ['/api/v1/health', '/api/v1/health'],
     ['/api/v1/product', '/api/v1/product'],
@@ -93,7 +102,8 @@ describe('the served OpenAPI document', () => {
     const schema = responseSchema(doc, template, 'get', '200', response.headers.get('content-type')!.split(';')[0]!);
     expect(schema).toBeDefined();
     const validate = schemaValidator(doc)(schema);
-    const body = path === '/llms.txt' ? await response.text() : await response.json();
+    const isJson = /json/.test(response.headers.get('content-type')!);
+    const body = isJson ? await response.json() : await response.text();
     expect(validate(body), JSON.stringify(validate.errors)).toBe(true);
   });
 
@@ -106,6 +116,19 @@ describe('the served OpenAPI document', () => {
     const schema = responseSchema(doc, '/problems/{code}', 'get', '404', 'application/problem+json');
     const validate = schemaValidator(doc)(schema);
     expect(validate(await response.json()), JSON.stringify(validate.errors)).toBe(true);
+  });
+
+  it.each([
+    ['text/markdown', 'text/markdown'],
+    ['text/plain', 'text/plain'],
+    ['application/json', 'application/json'],
+  ])('describes the product as %s for an Accept that prefers it, and validates that body', async (accept, type) => {
+    const response = await handle(get('/api/v1/product', { headers: { accept } }));
+    expect(response.headers.get('content-type')!.split(';')[0]).toBe(type);
+    const schema = responseSchema(doc, '/api/v1/product', 'get', '200', type);
+    const validate = schemaValidator(doc)(schema);
+    const body = type === 'application/json' ? await response.json() : await response.text();
+    expect(validate(body), JSON.stringify(validate.errors)).toBe(true);
   });
 
   it('rejects a body that breaks the schema (the check can fail)', async () => {

@@ -3,27 +3,25 @@
  * install), then imported from plain Node (no loader), Bun and Deno, type-checked by a strict
  * TypeScript consumer, and its `product-discovery` bin run (`serve`, `check`).
  */
-import { execFile as execFileCallback, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { factsJsonSchema } from '../src/facts-schema.ts';
 import { send } from './support/e2e.ts';
 import { ROOT } from './support/entries.ts';
+import { execFile, installConsumer, packOnce } from './support/package.ts';
 
-const execFile = promisify(execFileCallback);
 const dir = mkdtempSync(join(tmpdir(), 'package-consumer-'));
 const BIN = join(dir, 'node_modules/.bin/product-discovery');
 let packed: string[] = [];
 
 beforeAll(async () => {
   // One pack (prepack builds dist/) and one production install, shared by every test below.
-  const { stdout } = await execFile('npm', ['pack', '--json', '--pack-destination', dir], { cwd: ROOT });
-  const [{ filename, files }] = JSON.parse(stdout.slice(stdout.indexOf('[')));
-  packed = files.map((file: { path: string }) => file.path);
-  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
-  await execFile('npm', ['install', '--omit=dev', '--no-audit', '--no-fund', '--prefer-offline', join(dir, filename)], { cwd: dir });
+  const { tarball, files } = await packOnce();
+  packed = files;
+  await installConsumer(dir, tarball, 'npm');
 }, 180_000);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -37,9 +35,17 @@ await handler.close();
 
 describe('the packed tarball', () => {
   it('holds the compiled package and nothing of the repository', () => {
-    expect(packed).toEqual(expect.arrayContaining(['package.json', 'dist/index.js', 'dist/index.d.ts', 'dist/cli.js']));
+    expect(packed).toEqual(expect.arrayContaining(['package.json', 'dist/index.js', 'dist/index.d.ts', 'dist/cli.js', 'dist/schemas/facts.json']));
     expect(packed.filter((path) => !/^(dist\/|package\.json$|README\.md$|LICENSE)/.test(path))).toEqual([]);
     expect(packed.filter((path) => path.endsWith('.ts') && !path.endsWith('.d.ts'))).toEqual([]);
+  });
+
+  it('ships the facts file JSON Schema, for an editor by path or an app by the export', async () => {
+    const shipped = JSON.parse(readFileSync(join(dir, 'node_modules/product-discovery-api/dist/schemas/facts.json'), 'utf8'));
+    expect(shipped).toEqual(factsJsonSchema());
+    writeFileSync(join(dir, 'schema.mjs'), `import schema from 'product-discovery-api/schemas/facts.json' with { type: 'json' };\nconsole.log(schema.title);\n`);
+    const { stdout } = await execFile(process.execPath, ['schema.mjs'], { cwd: dir });
+    expect(stdout.trim()).toBe('FactsFile');
   });
 
   it('installs for production without a compiler or a TypeScript loader', () => {
@@ -78,13 +84,15 @@ describe('the packed tarball', () => {
     );
     writeFileSync(
       join(dir, 'consumer.ts'),
-      `import { checkFacts, createHandler, parseFacts, sampleFacts, StartupError, type Handler, type HandlerOptions, type Product } from 'product-discovery-api';
+      `import { checkFacts, createHandler, isServedPath, parseFacts, sampleFacts, StartupError, toNodeListener, type Handler, type HandlerOptions, type NodeListener, type Product } from 'product-discovery-api';
 const facts: Product = checkFacts('sample', sampleFacts);
 const options: HandlerOptions = { publicBaseUrl: 'https://api.example.com', facts };
 const handler: Handler = await createHandler(options);
 const response: Response = await handler(new Request('https://api.example.com/api/v1'), { clientAddress: '203.0.113.7' });
 const refused: unknown = (() => { try { return parseFacts('x.json', '{}'); } catch (error) { return error instanceof StartupError; } })();
-export { response, refused };
+const listener: NodeListener = toNodeListener(handler);
+const served: boolean = isServedPath('/api/v1');
+export { response, refused, listener, served };
 `,
     );
     const result = await execFile(join(ROOT, 'node_modules/.bin/tsc'), ['-p', dir]).catch((error) => error);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { allowOf, contentTypeOf, isServedPath, isV1Path, pathsOf, ROUTES } from '../src/routes.ts';
-import { PROBLEM_CODES } from '../src/schemas.ts';
+import { pathsOf } from '../src/route.ts';
+import { isServedPath, ROUTES, servedRoutes } from '../src/routes.ts';
 
 describe('the route table', () => {
   it('declares each path once', () => {
@@ -8,46 +8,37 @@ describe('the route table', () => {
     expect(new Set(paths).size).toBe(paths.length);
   });
 
-  it('fills a template with every parameter value', () => {
-    const problems = ROUTES.find((route) => route.path === '/problems/{code}')!;
-    expect(pathsOf(problems)).toEqual(PROBLEM_CODES.map((code) => ({ path: `/problems/${code}`, params: { code } })));
-    const product = ROUTES.find((route) => route.path === '/api/v1/product')!;
-    expect(pathsOf(product)).toEqual([{ path: '/api/v1/product', params: {} }]);
-  });
-
-  it('allows each route its methods and OPTIONS', () => {
-    expect(Object.fromEntries(ROUTES.map((route) => [route.path, allowOf(route)]))).toEqual({
-      '/api/v1': 'GET, HEAD, OPTIONS',
-      '/api/v1/health': 'GET, HEAD, OPTIONS',
-      '/api/v1/product': 'GET, HEAD, OPTIONS',
-      '/openapi.json': 'GET, HEAD, OPTIONS',
-      '/problems/{code}': 'GET, HEAD, OPTIONS',
-      '/.well-known/api-catalog': 'GET, HEAD, OPTIONS',
-      '/llms.txt': 'GET, HEAD, OPTIONS',
-      '/mcp/server-card': 'GET, HEAD, OPTIONS',
-      '/mcp': 'POST, OPTIONS',
-    });
-  });
-
-  it('gives every document a cache policy and unique operation ids', () => {
-    for (const route of ROUTES.filter((route) => route.answer !== 'mcp')) expect(route.cacheControl, route.path).toMatch(/^(public, max-age=\d+|no-store)$/);
+  it('gives every document a builder and a cache policy, and unique operation ids', () => {
+    for (const route of ROUTES.filter((route) => route.answer !== 'mcp')) {
+      expect(route.cacheControl, route.path).toMatch(/^(public, max-age=\d+(, immutable)?|no-store)$/);
+      if (route.answer !== 'health' && route.answer !== 'asset') expect(typeof route.answer, route.path).toBe('function');
+    }
     const ids = ROUTES.map((route) => route.operationId);
     expect(new Set(ids).size).toBe(ids.length);
   });
 
-  it('gives each success answer the exact Content-Type of the contract', () => {
-    const contentTypes = Object.fromEntries(ROUTES.map((route) => [route.path, contentTypeOf(route)]));
-    expect(contentTypes).toMatchObject({
-      '/api/v1': 'application/json; charset=utf-8',
-      '/.well-known/api-catalog': 'application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"',
-      '/llms.txt': 'text/markdown; charset=utf-8',
-      '/mcp/server-card': 'application/mcp-server-card+json',
-    });
+  it('counts every route but health', () => {
+    expect(ROUTES.filter((route) => route.counted === false).map((route) => route.path)).toEqual(['/api/v1/health']);
   });
 
-  it('tells which paths are under /api/v1', () => {
-    expect(['/api/v1', '/api/v1/product'].map(isV1Path)).toEqual([true, true]);
-    expect(['/api/v10', '/api/v2', '/openapi.json', '/mcp', '/llms.txt'].map(isV1Path)).toEqual([false, false, false, false, false]);
+  it('declares the MCP endpoint with its HTTP-level refusals', () => {
+    const mcp = ROUTES.find((route) => route.answer === 'mcp')!;
+    expect(mcp.path).toBe('/mcp');
+    expect(mcp.methods).toEqual(['POST']);
+    expect([...mcp.refusals!].sort()).toEqual(['not_acceptable', 'origin_not_allowed', 'payload_too_large', 'unsupported_media_type']);
+  });
+
+  it('links the API and the catalog to the catalog (RFC 9727 section 3), and the root to everything', () => {
+    const linking = ROUTES.filter((route) => route.links?.includes('api-catalog')).map((route) => route.path);
+    expect(linking.sort()).toEqual(['/', '/.well-known/api-catalog', '/api/v1']);
+    expect(ROUTES.find((route) => route.path === '/')!.links).toEqual(['api-catalog', 'service-doc', 'describedby']);
+  });
+
+  it('serves the docs page and its files only while the docs page is on', () => {
+    const docs = ROUTES.filter((route) => route.docsPage).map((route) => route.path);
+    expect(docs).toEqual(['/docs', '/docs/{asset}']);
+    expect(servedRoutes(true)).toEqual(ROUTES);
+    expect(servedRoutes(false).map((route) => route.path)).toEqual(ROUTES.map((route) => route.path).filter((path) => !docs.includes(path)));
   });
 
   it('matches exactly the paths the table serves', () => {

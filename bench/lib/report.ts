@@ -1,7 +1,9 @@
 /** @module The markdown report of one bench run, and its place in README.md. */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ColdStart, RuntimeHttp, Scenario } from '../run.ts';
+import type { ColdStart } from './coldstart.ts';
+import type { Scenario } from './scenarios.ts';
+import type { RuntimeHttp } from './throughput.ts';
 import type { LoadResult, Tool } from './load.ts';
 import { ROOT } from './proc.ts';
 import { LABEL, type RuntimeName } from './runtimes.ts';
@@ -166,12 +168,12 @@ export function renderReport(report: Report): string {
   }
 
   if (report.dispatch || report.dispatchError) {
-    out.push('', '### Dispatch: the documents map against itty-router (Node, in process)', '');
+    out.push('', '### Dispatch: the route table by exact path against itty-router (Node, in process)', '');
     if (report.dispatchError) out.push(`Failed: ${report.dispatchError}`);
     else {
       const d = report.dispatch as { calls: number; registered: number; results: { path: string; mapNs: number; routerNs: number }[] };
-      out.push(`Finding a document's answer for GET, ${int(d.calls)} calls, ${d.registered} document paths registered in the route table's order.`, '');
-      out.push('| Path | Map by exact path | itty-router | Saved per request |');
+      out.push(`Finding a path's target, ${int(d.calls)} calls, ${d.registered} paths registered in the route table's order: the handler's Map by exact path against itty-router's Router.fetch (URL and query parsed, patterns tried in order).`, '');
+      out.push('| Path | Map by exact path | itty-router Router.fetch | Saved per request |');
       out.push('| --- | --: | --: | --: |');
       for (const r of d.results) out.push(`| ${r.path} | ${fixed(r.mapNs, 0)} ns | ${fixed(r.routerNs, 0)} ns | ${fixed((r.routerNs - r.mapNs) / 1000, 2)} µs |`);
     }
@@ -195,21 +197,4 @@ export function renderReport(report: Report): string {
   }
   if (report.seconds) out.push('', `The whole run took ${Math.round(report.seconds)} s.`);
   return out.join('\n');
-}
-
-const START = '<!-- bench:start -->';
-const END = '<!-- bench:end -->';
-
-/** Replaces what is between the markers, or appends a Performance section holding them. */
-export function updateReadme(markdown: string): void {
-  const path = join(ROOT, 'README.md');
-  const block = `${START}\n${markdown}\n${END}`;
-  const text = existsSync(path) ? readFileSync(path, 'utf8') : '';
-  const start = text.indexOf(START);
-  const end = text.indexOf(END, start);
-  const next =
-    start >= 0 && end > start
-      ? text.slice(0, start) + block + text.slice(end + END.length)
-      : `${text}${text && !text.endsWith('\n') ? '\n' : ''}${text ? '\n' : ''}## Performance\n\n${block}\n`;
-  writeFileSync(path, next);
 }

@@ -1,14 +1,17 @@
 /**
  * @module The API catalog (RFC 9727): one Linkset context, the API, with its OpenAPI document
- * (service-desc), the facts' documentation pages (service-doc), its health (status) and llms.txt
- * (service-meta).
+ * (service-desc), its documentation (service-doc: the docs page while it is on, then the facts'
+ * documentation pages), its health (status) and llms.txt (service-meta).
  */
-import { API_PATH, HEALTH_PATH, LLMS_PATH, OPENAPI_PATH } from '../routes.ts';
+import { API_PATH, DOCS_PATH, HEALTH_PATH, LLMS_PATH, OPENAPI_PATH } from '../route.ts';
 import type { Product } from '../schemas.ts';
 import type { ApiCatalog } from './schemas.ts';
 
-export function buildApiCatalog(base: string, facts: Product): ApiCatalog {
-  const docs = facts.resources.filter((resource) => resource.kind === 'docs').map(({ url, title }) => ({ href: url, type: 'text/html', title }));
+export function buildApiCatalog(base: string, facts: Product, { docsPage = false }: { docsPage?: boolean } = {}): ApiCatalog {
+  const docs = [
+    ...(docsPage ? [{ href: `${base}${DOCS_PATH}`, type: 'text/html', title: 'API reference' }] : []),
+    ...facts.resources.filter((resource) => resource.kind === 'docs').map(({ url, title }) => ({ href: url, type: 'text/html', title })),
+  ];
   return {
     linkset: [
       {

@@ -1,6 +1,6 @@
 /**
- * @module The valibot schemas of the discovery documents: the API catalog, llms.txt and the MCP
- * server card. Like ../schemas.ts, they import nothing of ours.
+ * @module The valibot schemas of the discovery documents: the API catalog, llms.txt and llms-full.txt,
+ * the MCP server card, the host's root, robots.txt, the product as Markdown and the docs page. Like ../schemas.ts, they import nothing of ours.
  */
 import * as v from 'valibot';
 
@@ -35,6 +35,55 @@ export const LlmsText = v.pipe(
   v.description('llms.txt (llmstxt.org): the product name, a summary, then Markdown lists of links to the API, the resources, the start options and the problem types.'),
 );
 
+export const RootDocument = v.pipe(
+  v.object({
+    name: v.pipe(v.string(), v.minLength(1)),
+    description: v.pipe(v.string(), v.minLength(1)),
+    links: v.object({
+      api: url,
+      docs: v.optional(v.pipe(url, v.description('The API reference page; absent when the service runs without it.'))),
+      openapi: url,
+      mcp: url,
+      apiCatalog: url,
+      llmsTxt: url,
+      llmsFullTxt: url,
+      mcpServerCard: url,
+    }),
+  }),
+  v.title('RootDocument'),
+  v.description("The host's root: the product's name, what the service is, and a link to every entry point."),
+);
+
+export const RobotsText = v.pipe(
+  v.string(),
+  v.title('RobotsText'),
+  v.description('robots.txt (RFC 9309): every path may be fetched; comments name the discovery documents; a Content-Signal line (contentsignals.org).'),
+);
+
+export const LlmsFullText = v.pipe(
+  v.string(),
+  v.title('LlmsFullText'),
+  v.description('llms-full.txt: every fact written out as Markdown: the overview, every resource, every start option with its approval rule.'),
+);
+
+export const ProductMarkdown = v.pipe(
+  v.string(),
+  v.title('ProductMarkdown'),
+  v.description('The product facts as Markdown (sent as text/markdown, or as text/plain to a client that prefers it).'),
+);
+
+export const DocsPage = v.pipe(
+  v.string(),
+  v.title('DocsPage'),
+  v.description('The API reference page (HTML): Swagger UI rendering /openapi.json, MCP included. Its assets are under /docs/.'),
+);
+
+export const DocsAsset = v.pipe(
+  v.string(),
+  v.title('DocsAsset'),
+  v.description("One of the docs page's files (JavaScript or CSS), named by a hash of its content, so it never changes at its URL."),
+);
+
 export const SERVER_CARD_TYPE = 'application/mcp-server-card+json';
 export const SERVER_CARD_SCHEMA = 'https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json';
 /** The draft's limit on `description` and `title`. */
@@ -62,3 +111,4 @@ export const ServerCard = v.pipe(
 
 export type ApiCatalog = v.InferOutput<typeof ApiCatalog>;
 export type ServerCard = v.InferOutput<typeof ServerCard>;
+export type RootDocument = v.InferOutput<typeof RootDocument>;

@@ -2,13 +2,18 @@
  * @module The MCP Server Card (experimental draft, SEP-2127, served at `<streamable-http-url>/server-card`):
  * identity, transport and protocol revisions of the /mcp endpoint.
  */
-import { MCP_PATH } from '../routes.ts';
+import { MCP_PATH } from '../route.ts';
 import type { Product } from '../schemas.ts';
 import { SERVER_CARD_SCHEMA, SERVER_CARD_TEXT_MAX, type ServerCard } from './schemas.ts';
 
-/** Reverse-DNS of the base URL's host (`api.example.com` -> `com.example.api`), as the draft's `name` pattern admits. */
+/**
+ * Reverse-DNS of the base URL's host (`api.example.com` -> `com.example.api`), as the draft's `name`
+ * pattern admits; an IP address (reversed octets would read as a domain) or `localhost` gives `localhost`.
+ */
 export function serverCardName(base: string): string {
-  const host = new URL(base).hostname.split('.').reverse().join('.');
+  const { hostname } = new URL(base);
+  const local = hostname === 'localhost' || hostname.startsWith('[') || /^\d+(\.\d+){3}$/.test(hostname);
+  const host = local ? 'localhost' : hostname.split('.').reverse().join('.');
   return `${host.replace(/[^a-zA-Z0-9.-]/g, '-')}/product-discovery`;
 }
 

@@ -1,7 +1,8 @@
 /** @module Serves the handler on Cloudflare Workers: facts bundled at deploy, configuration from the bindings. */
 import type { DurableObjectNamespace } from '@cloudflare/workers-types/latest/index.ts';
 import { env } from 'cloudflare:workers';
-import { loadConfig, StartupError } from '../config.ts';
+import { loadConfig } from '../config.ts';
+import { StartupError } from '../startup-error.ts';
 import { checkFacts } from '../facts.ts';
 import { createHandler, type Handler } from '../handler.ts';
 import { createDurableObjectStore, RateLimitCounter } from '../ratelimit/durable-object.ts';

@@ -1,28 +1,66 @@
 /**
- * @module The MCP endpoint as served: the HTTP gate, the replay of the SDK's answers, and the SDK.
- * The SDK is loaded on the first MCP request, so a start that never serves MCP never pays for it.
+ * @module The MCP endpoint over HTTP, one flow: the HTTP rules (gate.ts), the body read and parsed,
+ * the answer replayed when the same request was answered before (replay.ts), else the SDK's
+ * (server.ts, loaded by the first request that reaches it, so a start that never serves MCP never
+ * pays for it). Every answer leaves with the service's headers, added here.
  */
-import type { HeaderRecord } from '../headers.ts';
-import type { Product } from '../schemas.ts';
-import type { McpGateOptions, McpOutcome } from './gate.ts';
+import { mergeHeaders, type HeaderRecord, type PathHeaders } from '../headers.ts';
+import type { ProblemCode, Product } from '../schemas.ts';
+import { forSdk, parseBody, readBounded, refusalOf } from './gate.ts';
+import { ReplayCache } from './replay.ts';
 import type { McpResource } from './resources.ts';
 
-export function lazyMcpEndpoint(facts: Product, info: { name: string; version: string }, resources: McpResource[], options: McpGateOptions) {
-  let serve: Promise<(request: Request, answerHeaders: HeaderRecord) => Promise<McpOutcome>> | undefined;
-  const load = async () => {
-    const [{ createMcpGate }, { withReplay }, { createMcpEndpoint }] = await Promise.all([
-      import('./gate.ts'),
-      import('./replay.ts'),
-      import('./server.ts'),
-    ]);
-    return createMcpGate(withReplay(createMcpEndpoint(facts, info, resources)), options);
-  };
-  return async (request: Request, answerHeaders: HeaderRecord): Promise<McpOutcome> => {
-    // A failed load is not kept: the next request tries again.
-    serve ??= load().catch((error: unknown) => {
-      serve = undefined;
+/** The SDK's side (server.ts): one vetted request, its body already parsed, answered. */
+export type SdkEndpoint = (request: Request, parsedBody: unknown) => Promise<Response>;
+
+export interface McpOptions {
+  /** Browser origins allowed to call the endpoint; `*` admits any. Requests without Origin are always served. */
+  allowedOrigins: string[];
+  /** The largest request body accepted. */
+  maxBodyBytes: number;
+  /** How many distinct requests' answers are kept for replay (0: none). */
+  replayEntries?: number;
+}
+
+export const MCP_DEFAULTS = { maxBodyBytes: 65_536 };
+
+/** Serves one MCP POST: the answer with the service's headers, or the problem that refuses it. */
+export type McpHttpEndpoint = (request: Request, headers: PathHeaders, limits: HeaderRecord) => Promise<Response | ProblemCode>;
+
+export function createMcpHttpEndpoint(
+  facts: Product,
+  info: { name: string; version: string },
+  resources: readonly McpResource[],
+  { allowedOrigins, maxBodyBytes, replayEntries }: McpOptions,
+  /** The SDK's endpoint; by default server.ts's, loaded on first use. */
+  load: () => Promise<SdkEndpoint> = async () => (await import('./server.ts')).createMcpEndpoint(facts, info, resources),
+): McpHttpEndpoint {
+  const replay = new ReplayCache({ maxEntries: replayEntries });
+  let sdk: Promise<SdkEndpoint> | undefined;
+  const loadSdk = () =>
+    (sdk ??= load().catch((error: unknown) => {
+      // A failed load is not kept: the next request tries again.
+      sdk = undefined;
       throw error;
-    });
-    return (await serve)(request, answerHeaders);
+    }));
+
+  return async (request, headers, limits) => {
+    const refused = refusalOf(request, allowedOrigins);
+    if (refused) return refused;
+    const text = await readBounded(request, maxBodyBytes);
+    if (text === undefined) return 'payload_too_large';
+    const body = parseBody(text);
+    const forwarded = forSdk(request, text, body);
+    // Every answer's headers, and no-store on an error (status 400 or more), added to the SDK's own.
+    const serviceHeaders = (status: number) => mergeHeaders(status >= 400 ? headers.mcpError : headers.mcp, limits);
+
+    const key = replay.keyOf(forwarded, body);
+    const replayed = key === undefined ? undefined : replay.replay(key, body, serviceHeaders);
+    if (replayed) return replayed;
+    let response = await (await loadSdk())(forwarded, body);
+    if (key !== undefined) response = await replay.record(key, body, response);
+    const added = serviceHeaders(response.status);
+    for (const name in added) response.headers.set(name, added[name]!);
+    return response;
   };
 }

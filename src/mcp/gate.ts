@@ -1,21 +1,10 @@
 /**
- * @module The HTTP rules in front of the MCP SDK: Origin allowlist, lenient Accept, JSON-only
- * bodies of bounded size. What passes is handed to the SDK with its body already parsed.
+ * @module The HTTP rules in front of the MCP SDK: the Origin allowlist, a lenient Accept, JSON-only
+ * bodies of bounded size, and the request rebuilt as the SDK takes it.
  */
-import { isJsonContentType } from '@modelcontextprotocol/server';
 import { originAllowed } from '../cors.ts';
-import { admitsJson } from '../negotiation.ts';
+import { admitsJson, isJsonMediaType } from '../negotiation.ts';
 import type { ProblemCode } from '../schemas.ts';
-import type { HeaderRecord } from '../headers.ts';
-import type { ServedEndpoint } from './replay.ts';
-
-export interface McpGateOptions {
-  /** Allowed browser origins; `*` admits any. Requests without Origin are always served. */
-  allowedOrigins: string[];
-  maxBodyBytes: number;
-}
-
-export type McpOutcome = { refused: ProblemCode } | { response: Response };
 
 /**
  * How much of a refused body is read and dropped before the 413 goes out. Answering while the
@@ -24,6 +13,14 @@ export type McpOutcome = { refused: ProblemCode } | { response: Response };
  */
 const DISCARD_BYTES = 4 * 1024 * 1024;
 const DISCARD_MS = 5_000;
+
+/** The refusal a request earns by its headers alone, before its body is read. */
+export function refusalOf(request: Request, allowedOrigins: readonly string[]): ProblemCode | undefined {
+  if (!originAllowed(request.headers.get('origin'), allowedOrigins)) return 'origin_not_allowed';
+  if (!admitsJson(request.headers.get('accept'))) return 'not_acceptable';
+  if (!isJsonMediaType(request.headers.get('content-type'))) return 'unsupported_media_type';
+  return undefined;
+}
 
 /** Reads and drops what is left of `body`, up to DISCARD_BYTES and DISCARD_MS. */
 async function discard(body: ReadableStream<Uint8Array>, alreadyRead = 0): Promise<void> {
@@ -43,8 +40,8 @@ async function discard(body: ReadableStream<Uint8Array>, alreadyRead = 0): Promi
   }
 }
 
-/** Reads at most `limit` bytes; a longer body is refused without being buffered whole. */
-async function readBounded(request: Request, limit: number): Promise<string | undefined> {
+/** Reads at most `limit` bytes; a longer body is refused (undefined) without being buffered whole. */
+export async function readBounded(request: Request, limit: number): Promise<string | undefined> {
   const declared = request.headers.get('content-length');
   if (declared !== null && Number(declared) <= limit) {
     // The server enforces a declared length; reading it whole avoids a stream on Node's adapter.
@@ -81,31 +78,24 @@ async function readBounded(request: Request, limit: number): Promise<string | un
 /** The Accept the SDK's 2025 transport insists on; the answer is JSON either way. */
 const SDK_ACCEPT = 'application/json, text/event-stream';
 
-/** `answerHeaders` are the headers the service adds to the SDK's answer (a refusal is answered by the caller). */
-export function createMcpGate(endpoint: ServedEndpoint, { allowedOrigins, maxBodyBytes }: McpGateOptions) {
-  return async function serveMcp(request: Request, answerHeaders: HeaderRecord = {}): Promise<McpOutcome> {
-    if (!originAllowed(request.headers.get('origin'), allowedOrigins)) return { refused: 'origin_not_allowed' };
-    if (!admitsJson(request.headers.get('accept'))) return { refused: 'not_acceptable' };
-    if (!isJsonContentType(request.headers.get('content-type'))) return { refused: 'unsupported_media_type' };
-    const text = await readBounded(request, maxBodyBytes);
-    if (text === undefined) return { refused: 'payload_too_large' };
+/** The body as JSON, or undefined when it is not (the SDK answers that with a JSON-RPC parse error). */
+export function parseBody(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
 
-    let parsedBody: unknown;
-    try {
-      parsedBody = JSON.parse(text);
-    } catch {
-      parsedBody = undefined; // the SDK answers malformed JSON with a JSON-RPC parse error
-    }
-    // The SDK reads the parsed body, so the request is rebuilt only to relax Accept or to carry
-    // a body the SDK must parse (and reject) itself.
-    let forwarded = request;
-    if (parsedBody === undefined || request.headers.get('accept') !== SDK_ACCEPT) {
-      const headers = new Headers(request.headers);
-      headers.set('accept', SDK_ACCEPT);
-      headers.delete('content-length');
-      const body = parsedBody === undefined ? text : undefined;
-      forwarded = new Request(request.url, { method: 'POST', headers, body, signal: request.signal });
-    }
-    return { response: await endpoint(forwarded, parsedBody, answerHeaders) };
-  };
+/**
+ * The request as the SDK takes it. The SDK reads the parsed body, so the request is rebuilt only to
+ * relax Accept, or to carry a body the SDK must parse (and reject) itself.
+ */
+export function forSdk(request: Request, text: string, parsedBody: unknown): Request {
+  if (parsedBody !== undefined && request.headers.get('accept') === SDK_ACCEPT) return request;
+  const headers = new Headers(request.headers);
+  headers.set('accept', SDK_ACCEPT);
+  headers.delete('content-length');
+  const body = parsedBody === undefined ? text : undefined;
+  return new Request(request.url, { method: 'POST', headers, body, signal: request.signal });
 }

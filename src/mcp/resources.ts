@@ -1,20 +1,23 @@
 /**
  * @module The facts as MCP resources: the product body, the OpenAPI document and llms.txt, each
  * read as exactly the bytes REST serves at the same URL (the surface's prepared bodies, decoded,
- * not serialised a second time). Registered through the SDK's own `registerResource`, so
- * `resources/list`, `resources/read`, `resources/templates/list` and the not-found error are its.
+ * not serialised a second time). server.ts registers them through the SDK's own `registerResource`,
+ * so `resources/list`, `resources/read`, `resources/templates/list` and the not-found error are its.
  */
-import type { McpServer } from '@modelcontextprotocol/server';
-import { LLMS_PATH, OPENAPI_PATH, PRODUCT_PATH } from '../routes.ts';
+import { LLMS_PATH, OPENAPI_PATH, PRODUCT_PATH } from '../route.ts';
 import type { Product } from '../schemas.ts';
 
-export interface McpResource {
+/** A resource as `resources/list` shows it. */
+export interface McpResourceInfo {
   uri: string;
   name: string;
   title: string;
   description: string;
   mimeType: string;
   annotations: { audience: ('user' | 'assistant')[]; lastModified?: string };
+}
+
+export interface McpResource extends McpResourceInfo {
   /** The body REST serves at `uri`. */
   text: string;
 }
@@ -22,11 +25,11 @@ export interface McpResource {
 const AUDIENCE: McpResource['annotations']['audience'] = ['user', 'assistant'];
 const decoder = new TextDecoder();
 
-/** The resources over `facts`; `bodyOf(path)` is the body served at that path. */
-export function describeResources(base: string, facts: Product, bodyOf: (path: string) => Uint8Array): McpResource[] {
-  const text = (path: string) => decoder.decode(bodyOf(path));
+/** The resources over `facts`, each with the path REST serves it at. */
+export function resourceInfos(base: string, facts: Product): (McpResourceInfo & { path: string })[] {
   return [
     {
+      path: PRODUCT_PATH,
       uri: `${base}${PRODUCT_PATH}`,
       name: 'product',
       title: `${facts.product.name}: reviewed product facts`,
@@ -34,32 +37,29 @@ export function describeResources(base: string, facts: Product, bodyOf: (path: s
       mimeType: 'application/json',
       // The review date, as the ISO 8601 date-time the annotation takes (a date alone means 00:00 UTC).
       annotations: { audience: AUDIENCE, lastModified: `${facts.product.reviewedOn}T00:00:00Z` },
-      text: text(PRODUCT_PATH),
     },
     {
+      path: OPENAPI_PATH,
       uri: `${base}${OPENAPI_PATH}`,
       name: 'openapi',
       title: 'OpenAPI document',
       description: 'The OpenAPI 3.1 document of this API: the authoritative contract.',
       mimeType: 'application/json',
       annotations: { audience: AUDIENCE },
-      text: text(OPENAPI_PATH),
     },
     {
+      path: LLMS_PATH,
       uri: `${base}${LLMS_PATH}`,
       name: 'llms-txt',
       title: `${facts.product.name} llms.txt`,
       description: 'The facts as a short Markdown page for language models (llmstxt.org format).',
       mimeType: 'text/markdown',
       annotations: { audience: AUDIENCE },
-      text: text(LLMS_PATH),
     },
   ];
 }
 
-export function registerResources(server: McpServer, resources: readonly McpResource[]): void {
-  for (const { name, uri, text, ...metadata } of resources) {
-    // The SDK looks a read up by the URI's normalised form.
-    server.registerResource(name, new URL(uri).href, metadata, () => ({ contents: [{ uri, mimeType: metadata.mimeType, text }] }));
-  }
+/** The resources with their bodies: `bodyOf(path)` is the body served at that path. */
+export function describeResources(base: string, facts: Product, bodyOf: (path: string) => Uint8Array): McpResource[] {
+  return resourceInfos(base, facts).map(({ path, ...info }) => ({ ...info, text: decoder.decode(bodyOf(path)) }));
 }

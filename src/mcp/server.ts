@@ -18,7 +18,7 @@ import {
 import { toStandardJsonSchema } from '@valibot/to-json-schema';
 import type * as v from 'valibot';
 import type { Product } from '../schemas.ts';
-import { registerResources, type McpResource } from './resources.ts';
+import type { McpResource } from './resources.ts';
 import { TOOLS } from './tools.ts';
 
 import { MCP_PROTOCOL_VERSIONS } from './versions.ts';
@@ -105,4 +105,11 @@ async function listingEveryRevision(response: Response): Promise<Response> {
   const headers = new Headers(response.headers);
   headers.delete('content-length');
   return new Response(JSON.stringify(body), { status: response.status, headers });
+}
+
+export function registerResources(server: McpServer, resources: readonly McpResource[]): void {
+  for (const { name, uri, text, ...metadata } of resources) {
+    // The SDK looks a read up by the URI's normalised form.
+    server.registerResource(name, new URL(uri).href, metadata, () => ({ contents: [{ uri, mimeType: metadata.mimeType, text }] }));
+  }
 }

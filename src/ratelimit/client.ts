@@ -4,6 +4,9 @@
  * usually holds a whole /56 and could otherwise rotate addresses to multiply the quota.
  */
 
+/** At 0 X-Forwarded-For is ignored: the connection's address is the client. */
+export const TRUST_PROXY_HOPS_DEFAULT = 0;
+
 /** The client a request counts against. Without an address (embedded use) all such requests share one key. */
 export function clientKey(request: Request, address: string | undefined, trustedHops: number, ipv6PrefixBits = 56): string {
   if (trustedHops > 0) {

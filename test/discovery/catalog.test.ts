@@ -3,6 +3,7 @@
  * Linkset (RFC 9264 section 4.2), and every link resolved against the service.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApiCatalog } from '../../src/discovery/catalog.ts';
 import type { Handler } from '../../src/handler.ts';
 import { BASE, closeHandlers, get, makeHandler, sampleFacts } from '../support/handler.ts';
 import { parseLinks } from '../support/e2e.ts';
@@ -59,16 +60,16 @@ describe('GET /.well-known/api-catalog', () => {
     expect(new Set(links.map((link) => link.rel))).toEqual(new Set(['service-desc', 'service-doc', 'status', 'service-meta']));
   });
 
-  it('points service-doc at exactly the facts’ docs resources, as HTML', () => {
+  it('points service-doc at the docs page, then exactly the facts’ docs resources, as HTML', () => {
     const docs = sampleFacts().resources.filter((resource) => resource.kind === 'docs').map((resource) => resource.url);
     const serviceDocs = links.filter((link) => link.rel === 'service-doc');
-    expect(serviceDocs.map((link) => link.href)).toEqual(docs);
+    expect(serviceDocs.map((link) => link.href)).toEqual([`${BASE}/docs`, ...docs]);
     for (const link of serviceDocs) expect(link.type).toBe('text/html');
   });
 
-  it('resolves every other link on the service with 200 and the type the catalog names', async () => {
-    const own = links.filter((link) => link.rel !== 'service-doc');
-    expect(own.map((link) => link.rel).sort()).toEqual(['service-desc', 'service-meta', 'status']);
+  it('resolves every link on the service with 200 and the type the catalog names', async () => {
+    const own = links.filter((link) => link.href.startsWith(`${BASE}/`));
+    expect(own.map((link) => link.rel).sort()).toEqual(['service-desc', 'service-doc', 'service-meta', 'status']);
     for (const link of own) {
       expect(link.href.startsWith(`${BASE}/`), link.href).toBe(true);
       const answer = await handle(new Request(link.href));
@@ -90,11 +91,30 @@ describe('GET /.well-known/api-catalog', () => {
     expect(answer.headers.get('link')).not.toContain('api-catalog');
   });
 
-  it('leaves service-doc out when the facts list no docs', async () => {
+  it('leaves service-doc out when the facts list no docs and the docs page is off', async () => {
     const facts = sampleFacts();
     facts.resources = facts.resources.filter((resource) => resource.kind !== 'docs');
-    const other = await makeHandler({ facts });
+    const other = await makeHandler({ facts, docsPage: false });
     const document = await (await other(get('/.well-known/api-catalog'))).json();
     expect(expectLinkset(document).map((link) => link.rel).sort()).toEqual(['service-desc', 'service-meta', 'status']);
+  });
+});
+
+describe('buildApiCatalog with the docs page', () => {
+  const serviceDocs = (docsPage: boolean, facts = sampleFacts()) =>
+    expectLinkset(buildApiCatalog(BASE, facts, { docsPage })).filter((link) => link.rel === 'service-doc');
+
+  it('puts {base}/docs first in service-doc, as HTML, while the page is on', () => {
+    const docs = sampleFacts().resources.filter((resource) => resource.kind === 'docs').map((resource) => resource.url);
+    expect(serviceDocs(true).map((link) => link.href)).toEqual([`${BASE}/docs`, ...docs]);
+    expect(serviceDocs(true)[0]!.type).toBe('text/html');
+    expect(serviceDocs(false).map((link) => link.href)).toEqual(docs);
+  });
+
+  it('keeps service-doc for the page alone when the facts list no docs', () => {
+    const facts = sampleFacts();
+    facts.resources = facts.resources.filter((resource) => resource.kind !== 'docs');
+    expect(serviceDocs(true, facts).map((link) => link.href)).toEqual([`${BASE}/docs`]);
+    expect(serviceDocs(false, facts)).toEqual([]);
   });
 });

@@ -4,7 +4,8 @@
  * one the facts or the service give, and the page follows the facts it was built from.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { pathsOf, ROUTES } from '../../src/routes.ts';
+import { pathsOf } from '../../src/route.ts';
+import { ROUTES } from '../../src/routes.ts';
 import type { Product } from '../../src/schemas.ts';
 import { BASE, closeHandlers, get, makeHandler, sampleFacts } from '../support/handler.ts';
 
@@ -77,13 +78,14 @@ describe('GET /llms.txt', () => {
   it('lists the API, every resource, every start option with its approval, and the problem types', async () => {
     const facts = sampleFacts();
     const [api, resources, starts, optional] = parseLlmsTxt((await llmsOf(facts)).text).sections;
-    expect(api!.links.map((link) => link.url)).toEqual([`${BASE}/api/v1`, `${BASE}/api/v1/product`, `${BASE}/openapi.json`, `${BASE}/mcp`]);
+    expect(api!.links.map((link) => link.url)).toEqual([`${BASE}/api/v1`, `${BASE}/api/v1/product`, `${BASE}/openapi.json`, `${BASE}/docs`, `${BASE}/mcp`]);
     expect(resources!.links.map(({ title, url }) => ({ title, url }))).toEqual(facts.resources.map(({ title, url }) => ({ title, url })));
     expect(starts!.links.map((link) => link.url)).toEqual(facts.startOptions.map((option) => option.url));
     facts.startOptions.forEach((option, index) => {
       expect(starts!.links[index]!.note).toMatch(option.requiresHumanApproval ? /needs a person's approval/i : /needs no approval/i);
     });
-    expect(optional!.links.every((link) => link.url.startsWith(`${BASE}/problems/`))).toBe(true);
+    expect(optional!.links[0]!.url).toBe(`${BASE}/llms-full.txt`);
+    expect(optional!.links.slice(1).every((link) => link.url.startsWith(`${BASE}/problems/`))).toBe(true);
   });
 
   it('holds no URL that is not the facts’ or the service’s', async () => {

@@ -82,8 +82,16 @@ describe('GET /mcp/server-card', () => {
 describe('server card helpers', () => {
   it('reverses the host into the name', () => {
     expect(serverCardName('https://discovery.example.com')).toBe('com.example.discovery/product-discovery');
-    expect(serverCardName('http://127.0.0.1:8787')).toBe('1.0.0.127/product-discovery');
+    expect(serverCardName('https://Example.COM')).toBe('com.example/product-discovery');
+  });
+
+  it('names an IP-address or localhost host localhost, not reversed octets', () => {
+    expect(serverCardName('http://127.0.0.1:8787')).toBe('localhost/product-discovery');
+    expect(serverCardName('http://192.0.2.10')).toBe('localhost/product-discovery');
+    expect(serverCardName('http://[::1]:8787')).toBe('localhost/product-discovery');
+    expect(serverCardName('http://[2001:db8::7]')).toBe('localhost/product-discovery');
     expect(serverCardName('http://localhost:8787')).toBe('localhost/product-discovery');
+    expect(serverCardName('http://1.2.3.example.com')).toBe('com.example.3.2.1/product-discovery');
   });
 
   it('keeps short text, cuts long text at its first clause or else at a word', () => {

@@ -4,7 +4,6 @@
  * variable or field (exit code not 0); SIGTERM and SIGINT
  * stop the server cleanly after the requests in flight.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -104,7 +103,8 @@ const REFUSALS: Refusal[] = [
       writeFileSync(path, '{ "product": ');
       return { FACTS_FILE: path };
     },
-    names: [/not-json\.json/],
+    // Every runtime names the position, Bun included (its JSON.parse gives none).
+    names: [/not-json\.json is not valid JSON at line 1, column 14/],
   },
 ];
 
@@ -197,34 +197,6 @@ describe.each(RUNTIMES)('%s entry: clean shutdown', (runtime) => {
       expect(await server.stop('SIGINT'), `exit code (output: ${server.output()})`).toBe(0);
     } finally {
       server.child.kill('SIGKILL');
-    }
-  });
-});
-
-// A process manager that runs `npm start` signals npm itself: the runtime must go with it.
-describe.each([
-  ['npm start', 'start'],
-  ['npm run start:node', 'start:node'],
-])('%s', (_name, script) => {
-  it('stops serving when npm gets SIGTERM (no orphan left on the port)', async () => {
-    const npm = spawn('npm', ['run', '--silent', script], { cwd: ROOT, env: { ...process.env, PORT: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    npm.stdout.on('data', (chunk) => (output += chunk));
-    npm.stderr.on('data', (chunk) => (output += chunk));
-    try {
-      for (let i = 0; i < 600 && !/Serving .* on http/.test(output) && npm.exitCode === null; i++) await sleep(50);
-      const url = /Serving .* on (http:\/\/\S+)/.exec(output)?.[1];
-      expect(url, output).toBeDefined();
-      expect((await send(`${url}/api/v1/health`)).status).toBe(200);
-      npm.kill('SIGTERM');
-      let refused = false;
-      for (let i = 0; i < 100 && !refused; i++) {
-        await sleep(50);
-        refused = await send(`${url}/api/v1/health`).then(() => false, (error) => error.code === 'ECONNREFUSED');
-      }
-      expect(refused, `the server still answers on ${url} after npm got SIGTERM`).toBe(true);
-    } finally {
-      npm.kill('SIGKILL');
     }
   });
 });

@@ -2,16 +2,18 @@
  * What only the Worker has: the quota held in the RATE_LIMIT_COUNTER Durable Object across
  * isolates (two Workers in one workerd, built from the same bundle `wrangler deploy` uploads), the
  * memory store per isolate without that binding, the failure policy when the Durable Object throws
- * or never answers, and a refused facts file stopping the start.
+ * or never answers; and `npm run start:workers` refusing to start with one message naming the
+ * variable or the file (a bad or busy PORT, a refused facts file), never a trace.
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { Miniflare, type WorkerOptions } from 'miniflare';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { failedStart, ROOT } from '../support/entries.ts';
+import { ROOT } from '../support/entries.ts';
 
 const QUOTA = 5;
 const dir = mkdtempSync(join(tmpdir(), 'e2e-workers-'));
@@ -207,15 +209,67 @@ describe('the Worker in workerd (Miniflare)', () => {
       for (const line of logged('rate_limit_store_lost')) expect(line).toContain('"failPolicy":"closed"');
     });
   });
+});
 
-  it('refuses to start with a facts file whose URL carries a credential, naming the field', async () => {
+/** `npm run start:workers` as a user runs it, expected to refuse to start. */
+async function refusedStart(env: Record<string, string>) {
+  const child = spawn('npm', ['run', '--silent', 'start:workers'], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.on('data', (chunk) => (output += chunk));
+  child.stderr.on('data', (chunk) => (output += chunk));
+  const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+  const code = await new Promise<number | null>((resolve) => child.on('exit', (exitCode) => resolve(exitCode)));
+  clearTimeout(timer);
+  // One block naming the variable or the file: no trace from workerd, Miniflare or Node.
+  expect(output).not.toMatch(/kj::Exception|MiniflareCoreError|Uncaught|^\s+at .+[:(]\d+/m);
+  expect(output).not.toMatch(/Serving /);
+  return { code, output };
+}
+
+describe('npm run start:workers refusing to start', () => {
+  it('names PORT when it is not a number, before Miniflare sees it', async () => {
+    const { code, output } = await refusedStart({ PORT: 'eighty' });
+    expect(code).toBe(1);
+    expect(output).toContain('Invalid configuration:\n  PORT="eighty": must be a whole number from 0 to 65535\n');
+  });
+
+  it('names PORT when the port is already in use', async () => {
+    const busy = createServer();
+    await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
+    const { port } = busy.address() as AddressInfo;
+    try {
+      const { code, output } = await refusedStart({ PORT: String(port) });
+      expect(code).toBe(1);
+      expect(output).toContain(
+        `Cannot listen:\n  PORT="${port}": port ${port} is already in use on 127.0.0.1; stop the process that holds it or choose another PORT (0 = any free port).\n`,
+      );
+    } finally {
+      busy.close();
+    }
+  });
+
+  it('names the facts file and the field it refuses', async () => {
     const facts = JSON.parse(readFileSync(`${ROOT}src/sample-facts.json`, 'utf8'));
     facts.resources[1].url = 'https://editor:hunter2-pass@docs.example.com/';
     const path = join(dir, 'credential.json');
     writeFileSync(path, JSON.stringify(facts));
-    const { code, output } = await failedStart('workers', { FACTS_FILE: path });
-    expect(code).not.toBe(0);
-    expect(output).toMatch(/resources\[1\]\.url: URL carries user info/);
+    const { code, output } = await refusedStart({ FACTS_FILE: path, PORT: '0' });
+    expect(code).toBe(1);
+    expect(output).toContain(`Facts file ${path} was refused:\n  resources[1].url: URL carries user info; remove the user name and password from it\n`);
     expect(output).not.toContain('hunter2-pass');
+  });
+
+  it('names the line and column of a facts file that is not JSON', async () => {
+    const path = join(dir, 'broken.json');
+    writeFileSync(path, '{\n  "product": {\n');
+    const { code, output } = await refusedStart({ FACTS_FILE: path, PORT: '0' });
+    expect(code).toBe(1);
+    expect(output).toContain(`Facts file ${path} is not valid JSON at line 3, column 1:`);
+  });
+
+  it('prints the Worker\'s own refusal of a binding without the trace', async () => {
+    const { code, output } = await refusedStart({ REDIS_URL: 'redis://127.0.0.1:6379', PORT: '0' });
+    expect(code).toBe(1);
+    expect(output).toContain('Invalid configuration:\n  REDIS_URL is not used on Workers');
   });
 });

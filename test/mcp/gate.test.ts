@@ -1,64 +1,66 @@
 import { describe, expect, it } from 'vitest';
-import { createMcpGate, type McpOutcome } from '../../src/mcp/gate.ts';
-import { createMcpEndpoint } from '../../src/mcp/server.ts';
-import { sampleFacts } from '../support/handler.ts';
-import { ERAS, frame } from '../support/mcp.ts';
+import { forSdk, parseBody, readBounded, refusalOf } from '../../src/mcp/gate.ts';
 
 const URL_ = 'https://api.example.com/mcp';
-const gate = createMcpGate(createMcpEndpoint(sampleFacts(), { name: 'test', version: '1.0.0' }), {
-  allowedOrigins: ['https://api.example.com'],
-  maxBodyBytes: 1024,
+const request = (headers: Record<string, string>, body?: BodyInit) =>
+  new Request(URL_, { method: 'POST', headers, body, duplex: 'half' } as RequestInit);
+const JSON_HEADERS = { 'content-type': 'application/json' };
+
+describe('refusalOf', () => {
+  const allowed = ['https://app.example.com'];
+
+  it('serves a request without Origin, with an allowed one, any JSON-admitting Accept and a JSON body', () => {
+    for (const headers of [
+      JSON_HEADERS,
+      { ...JSON_HEADERS, origin: 'https://app.example.com' },
+      { ...JSON_HEADERS, accept: '*/*' },
+      { ...JSON_HEADERS, accept: 'application/json, text/event-stream' },
+      { 'content-type': 'Application/JSON; charset=utf-8' },
+    ]) {
+      expect(refusalOf(request(headers), allowed), JSON.stringify(headers)).toBeUndefined();
+    }
+  });
+
+  it('refuses, in this order, a foreign origin, an Accept without JSON and a body that is not JSON', () => {
+    expect(refusalOf(request({ origin: 'https://evil.example', accept: 'text/html', 'content-type': 'text/plain' }), allowed)).toBe('origin_not_allowed');
+    expect(refusalOf(request({ accept: 'text/html', 'content-type': 'text/plain' }), allowed)).toBe('not_acceptable');
+    expect(refusalOf(request({ accept: 'application/json;q=0' }), allowed)).toBe('not_acceptable');
+    expect(refusalOf(request({ 'content-type': 'text/plain' }), allowed)).toBe('unsupported_media_type');
+    expect(refusalOf(request({ 'content-type': 'application/jsonx' }), allowed)).toBe('unsupported_media_type');
+    expect(refusalOf(request({}), allowed)).toBe('unsupported_media_type');
+  });
 });
 
-function post(headers: Record<string, string>, body: BodyInit): Promise<McpOutcome> {
-  return gate(new Request(URL_, { method: 'POST', headers, body, duplex: 'half' } as RequestInit));
-}
+describe('readBounded', () => {
+  const text = 'x'.repeat(100);
 
-const refused = (outcome: McpOutcome) => ('refused' in outcome ? outcome.refused : undefined);
-
-describe.each(ERAS)('the MCP gate (%s framing)', (era) => {
-  const { headers, body } = frame(era, 'tools/list');
-
-  it('hands an allowed request to the SDK, which answers JSON', async () => {
-    const outcome = await post({ ...headers, origin: 'https://api.example.com' }, body);
-    expect(refused(outcome)).toBeUndefined();
-    const response = (outcome as { response: Response }).response;
-    expect(response.status).toBe(200);
-    expect(response.headers.get('content-type')).toMatch(/^application\/json/);
-    expect((await response.json()).result.tools).toHaveLength(3);
-  });
-
-  it.each([
-    ['*/*'],
-    ['application/json'],
-  ])('relaxes Accept %s to what the SDK insists on', async (accept) => {
-    const outcome = await post({ ...headers, accept }, body);
-    expect((outcome as { response: Response }).response.status).toBe(200);
-  });
-
-  it('refuses an origin that is not allowed', async () => {
-    expect(refused(await post({ ...headers, origin: 'https://evil.example' }, body))).toBe('origin_not_allowed');
-  });
-
-  it('refuses an Accept without JSON', async () => {
-    expect(refused(await post({ ...headers, accept: 'text/html' }, body))).toBe('not_acceptable');
-  });
-
-  it('refuses a body that is not JSON', async () => {
-    expect(refused(await post({ ...headers, 'content-type': 'text/plain' }, body))).toBe('unsupported_media_type');
+  it('reads a body up to the limit, declared or streamed', async () => {
+    expect(await readBounded(request(JSON_HEADERS, text), 100)).toBe(text);
+    expect(await readBounded(request(JSON_HEADERS, new Blob([text]).stream()), 100)).toBe(text);
+    expect(await readBounded(request(JSON_HEADERS), 100)).toBe('');
   });
 
   it('refuses a body over the limit, declared or streamed', async () => {
-    const large = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { pad: 'x'.repeat(2000) } });
-    expect(refused(await post(headers, large))).toBe('payload_too_large');
-    const stream = new Blob([large]).stream();
-    expect(refused(await post(headers, stream))).toBe('payload_too_large');
+    expect(await readBounded(request(JSON_HEADERS, text), 99)).toBeUndefined();
+    expect(await readBounded(request(JSON_HEADERS, new Blob([text]).stream()), 99)).toBeUndefined();
+  });
+});
+
+describe('parseBody and forSdk', () => {
+  it('parses JSON and leaves anything else for the SDK to reject', () => {
+    expect(parseBody('{"a":1}')).toEqual({ a: 1 });
+    expect(parseBody('{"a":')).toBeUndefined();
   });
 
-  it('lets the SDK answer malformed JSON with a JSON-RPC parse error', async () => {
-    const outcome = await post(headers, '{"jsonrpc":');
-    const response = (outcome as { response: Response }).response;
-    expect(response.status).toBe(400);
-    expect((await response.json()).error.code).toBe(-32700);
+  it('passes a request through untouched when the SDK takes it as it is', () => {
+    const original = request({ ...JSON_HEADERS, accept: 'application/json, text/event-stream' });
+    expect(forSdk(original, '{}', {})).toBe(original);
+  });
+
+  it('relaxes Accept to what the SDK insists on, and carries an unparsed body on', async () => {
+    const relaxed = forSdk(request({ ...JSON_HEADERS, accept: '*/*' }), '{}', {});
+    expect(relaxed.headers.get('accept')).toBe('application/json, text/event-stream');
+    const malformed = forSdk(request(JSON_HEADERS), '{"a":', undefined);
+    expect(await malformed.text()).toBe('{"a":');
   });
 });

@@ -4,10 +4,9 @@
  * to the same request with that id.
  */
 import { describe, expect, it } from 'vitest';
-import { createMcpGate } from '../../src/mcp/gate.ts';
-import { withReplay } from '../../src/mcp/replay.ts';
+import { createMcpHttpEndpoint, type McpHttpEndpoint } from '../../src/mcp/endpoint.ts';
 import { createMcpEndpoint, type McpEndpoint } from '../../src/mcp/server.ts';
-import { sampleFacts } from '../support/handler.ts';
+import { MCP_HEADERS, sampleFacts } from '../support/handler.ts';
 import { envelope, frame, initializeBody, LEGACY_VERSIONS, MODERN, TOOL_NAMES } from '../support/mcp.ts';
 
 const INFO = { name: 'test', version: '1.0.0' };
@@ -19,10 +18,13 @@ function counted(endpoint: McpEndpoint) {
   return { calls, wrapped };
 }
 
+/** The HTTP endpoint over `sdk`, keeping `replayEntries` answers. */
+const endpoint = (sdk: McpEndpoint, replayEntries?: number) => createMcpHttpEndpoint(sampleFacts(), INFO, [], { ...GATE, replayEntries }, async () => sdk);
+
 // The reference: the SDK's own answers, given the service's headers the same way, never replayed.
-const sdk = createMcpGate(withReplay(createMcpEndpoint(sampleFacts(), INFO), { maxEntries: 0 }), GATE);
+const sdk = endpoint(createMcpEndpoint(sampleFacts(), INFO), 0);
 const inner = counted(createMcpEndpoint(sampleFacts(), INFO));
-const replaying = createMcpGate(withReplay(inner.wrapped), GATE);
+const replaying = endpoint(inner.wrapped);
 
 interface Answer {
   status: number;
@@ -30,10 +32,14 @@ interface Answer {
   text: string;
 }
 
-async function ask(gate: typeof sdk, headers: Record<string, string>, body: string): Promise<Answer> {
-  const outcome = await gate(new Request('https://api.example.com/mcp', { method: 'POST', headers, body }));
-  if ('refused' in outcome) throw new Error(`refused: ${outcome.refused}`);
-  const { response } = outcome;
+async function post(served: McpHttpEndpoint, headers: Record<string, string>, body: string, limits: Record<string, string> = {}): Promise<Response> {
+  const response = await served(new Request('https://api.example.com/mcp', { method: 'POST', headers, body }), MCP_HEADERS, limits);
+  if (typeof response === 'string') throw new Error(`refused: ${response}`);
+  return response;
+}
+
+async function ask(served: McpHttpEndpoint, headers: Record<string, string>, body: string): Promise<Answer> {
+  const response = await post(served, headers, body);
   const kept = [...response.headers].filter(([name]) => name !== 'content-length' && name !== 'date');
   return { status: response.status, headers: kept.sort(), text: await response.text() };
 }
@@ -111,7 +117,7 @@ describe('what is never replayed', () => {
 
   it('keeps at most maxEntries answers, dropping the oldest', async () => {
     const small = counted(createMcpEndpoint(sampleFacts(), INFO));
-    const gate = createMcpGate(withReplay(small.wrapped, { maxEntries: 2 }), GATE);
+    const gate = endpoint(small.wrapped, 2);
     const ping = frame('legacy', 'ping', {}, { id: 1 });
     const list = frame('legacy', 'tools/list', {}, { id: 1 });
     const call = frame('legacy', 'tools/call', { name: 'list_start_options', arguments: {} }, { id: 1 });
@@ -122,16 +128,15 @@ describe('what is never replayed', () => {
   });
 
   it('gives every answer, replayed or not, the service headers, and errors no-store', async () => {
-    const gate = createMcpGate(withReplay(createMcpEndpoint(sampleFacts(), INFO)), GATE);
+    const gate = endpoint(createMcpEndpoint(sampleFacts(), INFO));
     const call = frame('legacy', 'tools/list', {}, { id: 1 });
     for (let i = 0; i < 2; i++) {
-      const outcome = await gate(new Request('https://api.example.com/mcp', { method: 'POST', ...call }), { RateLimit: `"default";r=${i};t=9` });
-      const response = (outcome as { response: Response }).response;
+      const response = await post(gate, call.headers, call.body, { RateLimit: `"default";r=${i};t=9` });
       expect(response.headers.get('ratelimit'), i === 0 ? 'from the SDK' : 'replayed').toBe(`"default";r=${i};t=9`);
+      expect(response.headers.get('x-content-type-options')).toBe('nosniff');
       expect(response.headers.get('cache-control')).not.toBe('no-store');
     }
-    const bad = await gate(new Request('https://api.example.com/mcp', { method: 'POST', headers: call.headers, body: '{"jsonrpc":' }), { RateLimit: 'x' });
-    const response = (bad as { response: Response }).response;
+    const response = await post(gate, call.headers, '{"jsonrpc":', { RateLimit: 'x' });
     expect(response.status).toBe(400);
     expect(response.headers.get('cache-control')).toBe('no-store');
     expect(response.headers.get('ratelimit')).toBe('x');

@@ -1,9 +1,19 @@
 /** Builds handlers in-process around the shipped sample facts, and sends them requests. */
 import { checkFacts } from '../../src/facts.ts';
+import { pathHeaders } from '../../src/headers.ts';
+import { MCP_PATH } from '../../src/route.ts';
+import { ROUTES } from '../../src/routes.ts';
 import { createHandler, type Handler, type HandlerOptions, type RequestInfo } from '../../src/handler.ts';
 import sample from '../../src/sample-facts.json' with { type: 'json' };
 
 export const BASE = 'https://api.example.com';
+
+/** The fixed headers the service gives /mcp answers, as the handler builds them. */
+export const MCP_HEADERS = pathHeaders(
+  { base: BASE, docsPage: true, rateLimitPolicy: { 'RateLimit-Policy': '"default";q=120;w=60', 'X-RateLimit-Limit': '120' } },
+  MCP_PATH,
+  ROUTES.find((route) => route.path === MCP_PATH),
+);
 
 export function sampleFacts() {
   return checkFacts('sample', structuredClone(sample));

@@ -1,0 +1,87 @@
+/** @module The HTTP rows of the benchmark: what each request is, and what it is measured against. */
+import { FLOOR_PATH } from '../baseline/bodies.ts';
+import { onlyScenarios } from './config.ts';
+import type { RequestSpec } from './http.ts';
+import type { RuntimeName } from './runtimes.ts';
+
+const MCP_HEADERS = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
+const MCP_CALL = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_product_overview', arguments: {} } };
+const MODERN = '2026-07-28';
+
+export interface Scenario {
+  id: string;
+  label: string;
+  request: RequestSpec & { path: string };
+  /** `baseline`: the bare server with the same request; otherwise the id of a service scenario. */
+  reference: 'baseline' | string;
+  /** The baseline's path when it differs from the service's. */
+  baselinePath?: string;
+  /** What the reference column says when it is not the bare server. */
+  referenceLabel?: string;
+  /** The ratio to reach, per runtime. */
+  target?: Partial<Record<RuntimeName, number>>;
+  /** `redis`: measured on a second service instance counting in a local redis-server. */
+  instance?: 'redis';
+}
+
+export const SCENARIOS: Scenario[] = [
+  { id: 'product', label: 'GET /api/v1/product', request: { path: '/api/v1/product' }, reference: 'baseline', target: { bun: 0.8, node: 0.85 } },
+  {
+    id: 'productFloor',
+    label: 'GET /api/v1/product',
+    request: { path: '/api/v1/product' },
+    reference: 'baseline',
+    baselinePath: FLOOR_PATH,
+    referenceLabel: "sending the service's headers, built the fastest way for the runtime",
+    target: { deno: 0.95 },
+  },
+  { id: 'notFound', label: 'GET /nope (404)', request: { path: '/nope' }, reference: 'baseline' },
+  { id: 'openapi', label: 'GET /openapi.json', request: { path: '/openapi.json' }, reference: 'baseline' },
+  { id: 'openapiGzip', label: 'GET /openapi.json, gzip', request: { path: '/openapi.json', headers: { 'Accept-Encoding': 'gzip' } }, reference: 'baseline' },
+  {
+    id: 'mcp2025',
+    label: 'MCP tools/call get_product_overview (2025-06-18, no initialize)',
+    request: { path: '/mcp', method: 'POST', headers: { ...MCP_HEADERS, 'MCP-Protocol-Version': '2025-06-18' }, body: JSON.stringify(MCP_CALL) },
+    reference: 'product',
+    target: { bun: 0.5, deno: 0.5, node: 0.5 },
+  },
+  {
+    id: 'mcp2026',
+    label: `MCP tools/call get_product_overview (${MODERN} envelope)`,
+    request: {
+      path: '/mcp',
+      method: 'POST',
+      headers: { ...MCP_HEADERS, 'MCP-Protocol-Version': MODERN, 'Mcp-Method': 'tools/call', 'Mcp-Name': 'get_product_overview' },
+      body: JSON.stringify({
+        ...MCP_CALL,
+        params: {
+          ...MCP_CALL.params,
+          _meta: {
+            'io.modelcontextprotocol/protocolVersion': MODERN,
+            'io.modelcontextprotocol/clientCapabilities': {},
+            'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1.0.0' },
+          },
+        },
+      }),
+    },
+    reference: 'product',
+    target: { bun: 0.5, deno: 0.5, node: 0.5 },
+  },
+  {
+    id: 'productRedis',
+    label: 'GET /api/v1/product, Redis store (wrk over HTTP)',
+    request: { path: '/api/v1/product' },
+    reference: 'product',
+    referenceLabel: 'the same with the memory store',
+    target: { bun: 0.7, deno: 0.7, node: 0.7 },
+    instance: 'redis',
+  },
+];
+
+/** The rows BENCH_SCENARIOS names, with the service rows they are measured against. */
+export function selectedScenarios(): Scenario[] {
+  if (!onlyScenarios) return SCENARIOS;
+  const wanted = new Set(onlyScenarios);
+  for (const s of SCENARIOS) if (wanted.has(s.id) && s.reference !== 'baseline') wanted.add(s.reference);
+  return SCENARIOS.filter((s) => wanted.has(s.id));
+}

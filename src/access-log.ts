@@ -1,0 +1,28 @@
+/**
+ * @module The access log: one `request` line per request (time, request id, method, path, status,
+ * duration in ms, client key), written once the answer is ready.
+ */
+import { pathOf } from './http.ts';
+import type { Logger } from './log.ts';
+
+export interface RequestInfo {
+  /** The connection's address, as the runtime reports it. */
+  clientAddress?: string;
+  /** Names the request in its log lines and in a 500 problem's `instance`; a fresh UUID when absent. */
+  requestId?: string;
+}
+
+type Serve = (request: Request, info: RequestInfo) => Promise<Response>;
+
+export function withAccessLog(serve: Serve, log: Logger, clientOf: (request: Request, clientAddress: string | undefined) => string): Serve {
+  return async (request, info) => {
+    const time = new Date().toISOString();
+    const started = performance.now();
+    const requestId = info.requestId ?? crypto.randomUUID();
+    const response = await serve(request, { ...info, requestId });
+    const durationMs = Math.round((performance.now() - started) * 1000) / 1000;
+    const client = clientOf(request, info.clientAddress);
+    log({ level: 'info', event: 'request', time, requestId, method: request.method, path: pathOf(request.url), status: response.status, durationMs, client });
+    return response;
+  };
+}

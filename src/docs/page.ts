@@ -1,0 +1,66 @@
+/**
+ * @module The docs page (`GET /docs`): an HTML shell that loads Swagger UI from /docs/ and points it
+ * at the same origin's /openapi.json. It holds no inline script or style, so its Content-Security-Policy
+ * admits only files of this origin.
+ */
+
+/**
+ * The page's policy (CSP Level 3): scripts, styles and fetches from this origin only; images from
+ * this origin or `data:` (Swagger UI's stylesheet draws its icons as data URIs); no <base>, no framing.
+ */
+export const DOCS_CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "connect-src 'self'",
+  "img-src 'self' data:",
+  "style-src 'self'",
+  "base-uri 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+/** The headers of the page besides the service's usual ones (nosniff is among those already). */
+export const DOCS_PAGE_HEADERS = {
+  'Content-Security-Policy': DOCS_CSP,
+  'Referrer-Policy': 'no-referrer',
+} as const;
+
+export const DOCS_PAGE_TYPE = 'text/html; charset=utf-8';
+
+const escapeHtml = (text: string) =>
+  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+export interface DocsPageInput {
+  /** The page title, e.g. "Lumen Galleries public API". */
+  title: string;
+  /** Stylesheets and scripts in load order, as URLs relative to /docs (see `pageAssets`). */
+  assets: { styles: readonly string[]; scripts: readonly string[] };
+}
+
+/**
+ * The page's HTML. Every URL in it is relative, so it works wherever the service is mounted and
+ * whatever `{base}` says: `docs/x.js` and `openapi.json` resolve against /docs to /docs/x.js and /openapi.json.
+ */
+export function buildDocsPage({ title, assets }: DocsPageInput): string {
+  const name = escapeHtml(title);
+  return [
+    '<!doctype html>',
+    '<html lang="en">',
+    '<head>',
+    '<meta charset="utf-8">',
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<title>${name}: API reference</title>`,
+    // No favicon request: the service serves none.
+    '<link rel="icon" href="data:,">',
+    ...assets.styles.map((href) => `<link rel="stylesheet" href="${escapeHtml(href)}">`),
+    '</head>',
+    '<body>',
+    '<main id="reference">',
+    `<noscript><p>${name}: this reference renders the <a href="openapi.json">OpenAPI document</a> with JavaScript. ` +
+      'Without it, read the document itself or <a href="llms.txt">llms.txt</a>.</p></noscript>',
+    '</main>',
+    ...assets.scripts.map((src) => `<script src="${escapeHtml(src)}"></script>`),
+    '</body>',
+    '</html>',
+    '',
+  ].join('\n');
+}

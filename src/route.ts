@@ -1,0 +1,129 @@
+/**
+ * @module What one route declares, and the service's paths. The route table (routes.ts) is a list
+ * of these; dispatch, `Allow`, the response headers and the OpenAPI document all read it.
+ */
+import type * as v from 'valibot';
+import type { DeprecationNotice } from './deprecation.ts';
+import type { ProblemCode, Product } from './schemas.ts';
+
+export const API_PATH = '/api/v1';
+export const HEALTH_PATH = `${API_PATH}/health`;
+export const PRODUCT_PATH = `${API_PATH}/product`;
+export const OPENAPI_PATH = '/openapi.json';
+export const MCP_PATH = '/mcp';
+export const API_CATALOG_PATH = '/.well-known/api-catalog';
+export const LLMS_PATH = '/llms.txt';
+export const SERVER_CARD_PATH = `${MCP_PATH}/server-card`;
+export const problemPath = (code: string) => `/problems/${code}`;
+export const ROOT_PATH = '/';
+export const ROBOTS_PATH = '/robots.txt';
+export const LLMS_FULL_PATH = '/llms-full.txt';
+/** The server card at the well-known path scanners probe: the same bytes as /mcp/server-card. */
+export const SERVER_CARD_WELL_KNOWN_PATH = '/.well-known/mcp/server-card.json';
+export const DOCS_PATH = '/docs';
+/** The facts file's JSON Schema, for editors and CI. */
+export const FACTS_SCHEMA_PATH = '/schemas/facts.json';
+
+/** Whether a path is under the versioned API (and so carries its deprecation notice). */
+export const isV1Path = (path: string) => path === API_PATH || path.startsWith(`${API_PATH}/`);
+
+export type Method = 'GET' | 'HEAD' | 'POST';
+
+/** What a document's body is built from: fixed for the life of one set of facts. */
+export interface BuildContext {
+  /** `{base}`, without a trailing slash. */
+  base: string;
+  facts: Product;
+  /** The API's name: `<product> public API`. */
+  name: string;
+  /** The package version. */
+  version: string;
+  deprecation?: DeprecationNotice;
+  mcp: { maxBodyBytes: number };
+  /** Whether the docs page is served (DOCS_PAGE): every link to it depends on it. */
+  docsPage: boolean;
+  /** robots.txt's `Content-Signal` (contentsignals.org). */
+  contentSignal: string;
+}
+
+/** Builds a document's body (a JSON value, or text served as is) once per set of facts. */
+export type Builder = (context: BuildContext, params: Record<string, string>) => unknown;
+
+/**
+ * RFC 8288 relations a route's answers link to besides `service-desc`, each with the path it points
+ * at: the API catalog (RFC 9727 section 3), the docs page (RFC 8631) and the MCP server card.
+ */
+export const LINK_TARGETS = { 'api-catalog': API_CATALOG_PATH, 'service-doc': DOCS_PATH, describedby: SERVER_CARD_PATH } as const;
+export type LinkRelation = keyof typeof LINK_TARGETS;
+
+/** Another representation of a document, chosen by the request's Accept (RFC 9110 section 12.5.1). */
+export interface Alternate {
+  mediaType: string;
+  /** Its body's schema (the OpenAPI document's). */
+  body: v.GenericSchema;
+  build: Builder;
+}
+
+export interface Route {
+  /** OpenAPI path template. */
+  path: string;
+  methods: readonly Method[];
+  /**
+   * How it is answered: the builder of a document (built once per set of facts), health or the MCP
+   * endpoint (per request), or a file of the docs page (loaded with the first request for one).
+   */
+  answer: Builder | 'health' | 'mcp' | 'asset';
+  operationId: string;
+  summary: string;
+  description: string;
+  tag: 'v1' | 'service' | 'mcp' | 'discovery';
+  /** The success body; its `v.title` names the OpenAPI component. */
+  body: v.GenericSchema;
+  /** The media type, without parameters (the OpenAPI content key). */
+  mediaType: string;
+  /** The exact Content-Type of a success answer, when it is not `{mediaType}; charset=utf-8` (per path when the path decides). */
+  contentType?: string | ((params: Record<string, string>) => string);
+  /** The document's other representations; the default one is `mediaType`'s. */
+  alternates?: readonly Alternate[];
+  /** Other media types a path of the route answers with (files of several types under one template). */
+  otherMediaTypes?: readonly string[];
+  /** Cache-Control of a success answer (a document's; MCP answers carry the SDK's). */
+  cacheControl?: string;
+  /** Path parameters and the values each takes; every combination is an exact path. */
+  params?: Record<string, readonly string[]>;
+  /**
+   * `false`: GET and HEAD are not counted against the rate limit (they still carry its headers), so
+   * a load balancer probing from one address never sees a 429 or a fail-closed 503.
+   */
+  counted?: false;
+  /** Relations every answer on the path links to, besides `service-desc`. */
+  links?: readonly LinkRelation[];
+  /** The HTTP-level refusals of the route besides the rate limit's, answered as problems. */
+  refusals?: readonly ProblemCode[];
+  /** Served only while the docs page is on (DOCS_PAGE). */
+  docsPage?: true;
+}
+
+/** The exact paths a route serves: its template filled with every combination of parameter values. */
+export function pathsOf(route: Route): { path: string; params: Record<string, string> }[] {
+  let paths = [{ path: route.path, params: {} as Record<string, string> }];
+  for (const [name, values] of Object.entries(route.params ?? {})) {
+    paths = paths.flatMap(({ path, params }) => values.map((value) => ({ path: path.replace(`{${name}}`, value), params: { ...params, [name]: value } })));
+  }
+  return paths;
+}
+
+/** The Content-Type of a route's success answers on the path its `params` fill. */
+export function contentTypeOf(route: Route, params: Record<string, string> = {}): string {
+  const { contentType } = route;
+  return typeof contentType === 'function' ? contentType(params) : (contentType ?? `${route.mediaType}; charset=utf-8`);
+}
+
+/** Every media type a route's success answers may have, the default first. */
+export const mediaTypesOf = (route: Route) => [route.mediaType, ...(route.alternates ?? []).map((alternate) => alternate.mediaType), ...(route.otherMediaTypes ?? [])];
+
+/** RFC 9110 section 10.2.1: the methods a route's paths accept. */
+export const allowOf = (route: Route) => [...route.methods, 'OPTIONS'].join(', ');
+
+/** Whether a method is one the route takes (OPTIONS, the preflight, is answered apart). */
+export const takes = (route: Route, method: string) => (route.methods as readonly string[]).includes(method);
