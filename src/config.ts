@@ -8,6 +8,8 @@ import { CONTENT_SIGNAL_DEFAULT } from './discovery/robots.ts';
 import { MCP_DEFAULTS } from './mcp/endpoint.ts';
 import { TRUST_PROXY_HOPS_DEFAULT } from './ratelimit/client.ts';
 import { RATE_LIMIT_DEFAULTS, type RateLimitOptions } from './ratelimit/index.ts';
+import { PoliciesJson, pathOf } from './ratelimit/policies.ts';
+import { RedisUrl, RedisUrlList } from './ratelimit/redis-target.ts';
 import { StartupError } from './startup-error.ts';
 
 /** What only a runtime entry needs; every other default belongs to the module it configures. */
@@ -67,13 +69,11 @@ const Environment = v.object({
   FACTS_FILE: v.optional(v.pipe(v.string(), v.nonEmpty('must be a file path'))),
   RATE_LIMIT_QUOTA: v.optional(wholeNumber(1, 1_000_000_000), String(RATE_LIMIT_DEFAULTS.quota)),
   RATE_LIMIT_WINDOW_SECONDS: v.optional(wholeNumber(1, 86_400), String(RATE_LIMIT_DEFAULTS.windowSeconds)),
-  REDIS_URL: v.optional(
-    v.pipe(
-      v.string(),
-      v.url('must be a URL such as redis://127.0.0.1:6379'),
-      v.check((text) => URL.canParse(text) && /^rediss?:$/.test(new URL(text).protocol), 'must start with redis:// or rediss://'),
-    ),
-  ),
+  REDIS_URL: v.optional(RedisUrl),
+  REDIS_CLUSTER_URLS: v.optional(RedisUrlList('redis://10.0.0.1:6379,redis://10.0.0.2:6379,redis://10.0.0.3:6379')),
+  REDIS_SENTINEL_URLS: v.optional(RedisUrlList('redis://10.0.0.1:26379,redis://10.0.0.2:26379,redis://10.0.0.3:26379')),
+  REDIS_SENTINEL_MASTER: v.optional(v.pipe(v.string(), v.regex(/^[^\s,]+$/, 'must be the name of the master group the sentinels monitor, such as mymaster'))),
+  RATE_LIMIT_POLICIES: v.optional(PoliciesJson),
   RATE_LIMIT_FAIL: v.optional(v.picklist(['open', 'closed'], 'must be "open" or "closed"'), RATE_LIMIT_DEFAULTS.fail),
   TRUST_PROXY_HOPS: v.optional(wholeNumber(0, 32), String(TRUST_PROXY_HOPS_DEFAULT)),
   RATE_LIMIT_IPV6_PREFIX: v.optional(wholeNumber(32, 128), String(RATE_LIMIT_DEFAULTS.ipv6PrefixBits)),
@@ -123,7 +123,9 @@ export function loadConfig(env: Record<string, string | undefined>): Options {
   const result = v.safeParse(Environment, defined, { abortPipeEarly: true });
   if (!result.success) {
     const lines = result.issues.map((issue) => {
-      const name = v.getDotPath(issue) ?? 'environment';
+      const name = String(issue.path?.[0]?.key ?? 'environment');
+      // Inside a JSON value (RATE_LIMIT_POLICIES[1].networks[0]) the entry is named, not the whole value echoed.
+      if ((issue.path?.length ?? 0) > 1) return `  ${name}${pathOf(issue, 1)}: ${issue.message}`;
       return `  ${name}=${JSON.stringify(defined[name] ?? '')}: ${issue.message}`;
     });
     throw new StartupError(`Invalid configuration:\n${lines.join('\n')}`);
@@ -139,7 +141,8 @@ export function loadConfig(env: Record<string, string | undefined>): Options {
       windowSeconds: e.RATE_LIMIT_WINDOW_SECONDS,
       fail: e.RATE_LIMIT_FAIL,
       ipv6PrefixBits: e.RATE_LIMIT_IPV6_PREFIX,
-      redisUrl: e.REDIS_URL,
+      ...redisStore(e),
+      policies: e.RATE_LIMIT_POLICIES,
     },
     trustProxyHops: e.TRUST_PROXY_HOPS,
     accessLog: e.ACCESS_LOG === 'json',
@@ -147,6 +150,30 @@ export function loadConfig(env: Record<string, string | undefined>): Options {
     deprecation: deprecation(e.DEPRECATION_DATE, e.SUNSET_DATE, e.SUCCESSOR_PATH),
     docsPage: e.DOCS_PAGE === 'on',
     contentSignal: e.CONTENT_SIGNAL,
+  };
+}
+
+/** The one shared store the environment names: two modes at once, or half of Sentinel's pair, is refused. */
+function redisStore(e: v.InferOutput<typeof Environment>): Pick<Options['rateLimit'], 'redisUrl' | 'redisClusterUrls' | 'redisSentinel'> {
+  const sentinelSet = e.REDIS_SENTINEL_URLS !== undefined || e.REDIS_SENTINEL_MASTER !== undefined;
+  const set = [e.REDIS_URL && 'REDIS_URL', e.REDIS_CLUSTER_URLS && 'REDIS_CLUSTER_URLS', sentinelSet && 'REDIS_SENTINEL_URLS'].filter(Boolean);
+  if (set.length > 1) {
+    throw new StartupError(
+      `Invalid configuration:\n  ${set.join(' and ')} are both set: choose one shared store ` +
+        '(REDIS_URL for one server, REDIS_CLUSTER_URLS for a Redis Cluster, REDIS_SENTINEL_URLS with REDIS_SENTINEL_MASTER for Sentinel).',
+    );
+  }
+  if (sentinelSet && (!e.REDIS_SENTINEL_URLS || !e.REDIS_SENTINEL_MASTER)) {
+    const missing = e.REDIS_SENTINEL_URLS ? 'REDIS_SENTINEL_MASTER' : 'REDIS_SENTINEL_URLS';
+    throw new StartupError(
+      `Invalid configuration:\n  ${missing} is unset: REDIS_SENTINEL_URLS (the sentinels) and REDIS_SENTINEL_MASTER ` +
+        '(the name of the master group they monitor) are set together or not at all.',
+    );
+  }
+  return {
+    redisUrl: e.REDIS_URL,
+    redisClusterUrls: e.REDIS_CLUSTER_URLS,
+    redisSentinel: e.REDIS_SENTINEL_URLS && e.REDIS_SENTINEL_MASTER ? { urls: e.REDIS_SENTINEL_URLS, masterName: e.REDIS_SENTINEL_MASTER } : undefined,
   };
 }
 

@@ -84,6 +84,7 @@ export async function createHandler(options: HandlerOptions): Promise<Handler> {
     deprecation: deprecationNotice(base, options.deprecation),
     rateLimitPolicy: rateLimit.policyFields,
     storeKind: rateLimit.storeKind,
+    redisMode: rateLimit.redisMode,
     mcp,
     assembly: options.headerAssembly ?? 'record',
     docsPage: options.docsPage ?? true,

@@ -119,6 +119,12 @@ export const Health = v.pipe(
     status: v.picklist(['ok', 'degraded']),
     version: v.pipe(v.string(), v.description('The release serving this answer (the package version).')),
     rateLimitStore: v.picklist(['memory', 'redis', 'durable-object']),
+    redisMode: v.optional(
+      v.pipe(
+        v.picklist(['standalone', 'cluster', 'sentinel']),
+        v.description('With rateLimitStore "redis": one Redis server, a Redis Cluster, or a master watched by Sentinel.'),
+      ),
+    ),
     reason: v.optional(v.string()),
     // Which facts this instance serves: their review date, and when it loaded them (start-up or the last reload).
     facts: v.object({ reviewedOn: isoDate, loadedAt: v.pipe(v.string(), v.isoTimestamp()) }),

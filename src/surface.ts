@@ -19,6 +19,7 @@ import type { Health, ProblemCode, Product } from './schemas.ts';
 export interface Settings extends HeaderSettings {
   deprecation?: DeprecationNotice;
   storeKind: Health['rateLimitStore'];
+  redisMode?: Health['redisMode'];
   mcp: McpOptions;
   /** How response headers are put together (the runtime entry's choice). */
   assembly: HeaderAssembly;
@@ -125,13 +126,14 @@ export async function buildSurface(settings: Settings, facts: Product, previous?
   const served = { reviewedOn: facts.product.reviewedOn, loadedAt: new Date().toISOString() };
   const healthOf = (health: Omit<Health, 'facts' | 'version'>) =>
     prepareDocument({ ...health, version: pkg.version, facts: served }, { contentType: contentTypeOf(healthRoute), headers: healthHeaders, assembly: settings.assembly });
-  const healthy = await healthOf({ status: 'ok', rateLimitStore: settings.storeKind });
+  const store = { rateLimitStore: settings.storeKind, redisMode: settings.redisMode };
+  const healthy = await healthOf({ status: 'ok', ...store });
   // Probes repeat while a store is down: the answer is built once per reason, not per probe.
   let degraded: { reason: string; answer: Promise<Prepared> } | undefined;
   const degradedFor = (reason: string) =>
     degraded?.reason === reason
       ? degraded.answer
-      : (degraded = { reason, answer: healthOf({ status: 'degraded', rateLimitStore: settings.storeKind, reason }) }).answer;
+      : (degraded = { reason, answer: healthOf({ status: 'degraded', ...store, reason }) }).answer;
 
   return {
     facts,

@@ -124,3 +124,75 @@ describe('loadConfig', () => {
     expect(loadConfig({ DEPRECATION_DATE: '2027-01-01', SUNSET_DATE: '2027-04-01' }).deprecation).toBeDefined();
   });
 });
+
+describe('loadConfig: the shared store and per-network policies', () => {
+  it('reads Redis Cluster seed URLs, trimming spaces and empty items', () => {
+    const { rateLimit } = loadConfig({ REDIS_CLUSTER_URLS: ' redis://10.0.0.1:7000, redis://10.0.0.2:7000,, ' });
+    expect(rateLimit.redisClusterUrls).toEqual(['redis://10.0.0.1:7000', 'redis://10.0.0.2:7000']);
+    expect(rateLimit.redisUrl).toBeUndefined();
+    expect(rateLimit.redisSentinel).toBeUndefined();
+  });
+
+  it('reads the sentinels and the master group together', () => {
+    const { rateLimit } = loadConfig({ REDIS_SENTINEL_URLS: 'redis://10.0.0.1:26379,redis://10.0.0.2:26379', REDIS_SENTINEL_MASTER: 'mymaster' });
+    expect(rateLimit.redisSentinel).toEqual({ urls: ['redis://10.0.0.1:26379', 'redis://10.0.0.2:26379'], masterName: 'mymaster' });
+    expect(rateLimit.redisClusterUrls).toBeUndefined();
+  });
+
+  it.each([
+    [{ REDIS_URL: 'redis://a:6379', REDIS_CLUSTER_URLS: 'redis://b:7000' }, ['REDIS_URL', 'REDIS_CLUSTER_URLS']],
+    [{ REDIS_URL: 'redis://a:6379', REDIS_SENTINEL_URLS: 'redis://b:26379', REDIS_SENTINEL_MASTER: 'm' }, ['REDIS_URL', 'REDIS_SENTINEL_URLS']],
+    [{ REDIS_CLUSTER_URLS: 'redis://b:7000', REDIS_SENTINEL_MASTER: 'm' }, ['REDIS_CLUSTER_URLS', 'REDIS_SENTINEL_URLS']],
+  ])('refuses two shared stores at once, naming both: %j', (env, names) => {
+    const message = refusal(env);
+    expect(message).toContain(`${names[0]} and ${names[1]} are both set`);
+  });
+
+  it('refuses one Sentinel variable without the other, naming the missing one', () => {
+    expect(refusal({ REDIS_SENTINEL_URLS: 'redis://10.0.0.1:26379' })).toContain('REDIS_SENTINEL_MASTER is unset');
+    expect(refusal({ REDIS_SENTINEL_MASTER: 'mymaster' })).toContain('REDIS_SENTINEL_URLS is unset');
+  });
+
+  it.each([
+    ['REDIS_CLUSTER_URLS', 'redis://10.0.0.1:7000,http://10.0.0.2:7000', 'http://10.0.0.2:7000'],
+    ['REDIS_CLUSTER_URLS', 'redis://10.0.0.1:7000,10.0.0.2:7000', '10.0.0.2:7000'],
+    ['REDIS_CLUSTER_URLS', 'redis://10.0.0.1:7000/2', 'redis://10.0.0.1:7000/2'],
+    ['REDIS_SENTINEL_URLS', 'redis://10.0.0.1:26379,redis//10.0.0.2', 'redis//10.0.0.2'],
+  ])('refuses %s=%s, naming the variable and the bad item', (name, value, bad) => {
+    const message = refusal({ [name]: value, REDIS_SENTINEL_MASTER: name === 'REDIS_SENTINEL_URLS' ? 'mymaster' : '' });
+    expect(message).toContain(`${name}=${JSON.stringify(value)}`);
+    expect(message).toContain(`"${bad}" is not a redis:// or rediss:// URL`);
+  });
+
+  it('refuses seed URLs that mix redis:// and rediss://', () => {
+    expect(refusal({ REDIS_CLUSTER_URLS: 'redis://a:7000,rediss://b:7000' })).toMatch(/REDIS_CLUSTER_URLS=.*mixes redis:\/\/ and rediss:\/\//);
+  });
+
+  it('reads RATE_LIMIT_POLICIES into typed policies, key defaulting to address', () => {
+    const { rateLimit } = loadConfig({
+      RATE_LIMIT_POLICIES: JSON.stringify([
+        { name: 'agents', networks: ['160.79.104.0/21', '2001:db8::/32'], quota: 1200, windowSeconds: 60 },
+        { name: 'office', networks: ['198.51.100.0/24'], quota: 5000, windowSeconds: 3600, key: 'network' },
+      ]),
+    });
+    expect(rateLimit.policies).toEqual([
+      { name: 'agents', networks: ['160.79.104.0/21', '2001:db8::/32'], quota: 1200, windowSeconds: 60, key: 'address' },
+      { name: 'office', networks: ['198.51.100.0/24'], quota: 5000, windowSeconds: 3600, key: 'network' },
+    ]);
+    expect(loadConfig({}).rateLimit.policies).toBeUndefined();
+  });
+
+  it('refuses a bad policy naming the entry and the member', () => {
+    const message = refusal({
+      RATE_LIMIT_POLICIES: JSON.stringify([
+        { name: 'agents', networks: ['160.79.104.0/21'], quota: 1200, windowSeconds: 60 },
+        { name: 'office', networks: ['10.0.0.0/33'], quota: 10, windowSeconds: 60 },
+      ]),
+    });
+    expect(message).toContain('RATE_LIMIT_POLICIES[1].networks[0]: "10.0.0.0/33"');
+  });
+
+  it('refuses RATE_LIMIT_POLICIES that is not JSON, naming the variable', () => {
+    expect(refusal({ RATE_LIMIT_POLICIES: "[{name: 'agents'}]" })).toMatch(/RATE_LIMIT_POLICIES=.*is not valid JSON/);
+  });
+});

@@ -14,9 +14,11 @@ export { RateLimitCounter };
 const strings = Object.entries(env).filter((binding): binding is [string, string] => typeof binding[1] === 'string');
 const options = loadConfig(Object.fromEntries(strings));
 const product = checkFacts('(bundled with the Worker)', facts);
-if (options.factsFile || options.rateLimit.redisUrl) {
+const { redisUrl, redisClusterUrls, redisSentinel } = options.rateLimit;
+const redis = redisUrl ? 'REDIS_URL' : redisClusterUrls ? 'REDIS_CLUSTER_URLS' : redisSentinel ? 'REDIS_SENTINEL_URLS' : undefined;
+if (options.factsFile || redis) {
   throw new StartupError(
-    `Invalid configuration:\n  ${options.factsFile ? 'FACTS_FILE' : 'REDIS_URL'} is not used on Workers: ` +
+    `Invalid configuration:\n  ${options.factsFile ? 'FACTS_FILE' : redis} is not used on Workers: ` +
       'the facts are bundled at deploy and the quota is shared through the RATE_LIMIT_COUNTER Durable Object binding; remove it.',
   );
 }

@@ -1,6 +1,6 @@
 /**
- * @module Client identity: the key a request counts against. IPv4 addresses (IPv4-mapped IPv6
- * ones included) count per address; other IPv6 addresses per network prefix, since one subscriber
+ * @module Client identity: the key a request counts against. IPv4 addresses (IPv4-mapped and NAT64
+ * IPv6 ones included) count per address; other IPv6 addresses per network prefix, since one subscriber
  * usually holds a whole /56 and could otherwise rotate addresses to multiply the quota.
  */
 
@@ -22,20 +22,39 @@ export function clientKey(request: Request, address: string | undefined, trusted
 }
 
 /**
- * An IPv6 address as its network of `prefixBits` leading bits (`2001:db8:1::/56`), an IPv4-mapped
- * one (`::ffff:192.0.2.1`, `::ffff:c000:201`) as its IPv4 address; anything else unchanged.
+ * An IPv6 address as its network of `prefixBits` leading bits (`2001:db8:1::/56`), one that carries
+ * an IPv4 address (`::ffff:192.0.2.1`, `::ffff:c000:201`, `64:ff9b::c000:201`) as that IPv4
+ * address; anything else unchanged.
  */
 export function addressKey(address: string, prefixBits: number): string {
   const groups = address.includes(':') ? ipv6Groups(address) : undefined;
   if (!groups) return address;
-  if (groups.slice(0, 5).every((group) => group === 0) && groups[5] === 0xffff) {
-    return [groups[6]! >> 8, groups[6]! & 0xff, groups[7]! >> 8, groups[7]! & 0xff].join('.');
-  }
+  const ipv4 = embeddedIpv4(groups);
+  if (ipv4) return ipv4;
   const masked = groups.map((group, index) => {
     const bits = Math.min(16, Math.max(0, prefixBits - index * 16));
     return group & ((0xffff << (16 - bits)) & 0xffff);
   });
   return `${compress(masked)}/${prefixBits}`;
+}
+
+/**
+ * The IPv4 address an IPv6 address carries in its last 32 bits, when its first 96 bits are the
+ * IPv4-mapped prefix `::ffff:0:0/96` (RFC 4291 section 2.5.5.2) or the NAT64 well-known prefix
+ * `64:ff9b::/96` (RFC 6052 section 2.1); otherwise undefined.
+ */
+export function embeddedIpv4(groups: number[]): string | undefined {
+  const mapped = groups.slice(0, 5).every((group) => group === 0) && groups[5] === 0xffff;
+  const nat64 = groups[0] === 0x64 && groups[1] === 0xff9b && groups.slice(2, 6).every((group) => group === 0);
+  if (!mapped && !nat64) return undefined;
+  return [groups[6]! >> 8, groups[6]! & 0xff, groups[7]! >> 8, groups[7]! & 0xff].join('.');
+}
+
+/** The four bytes of a dotted-quad IPv4 address (`192.0.2.7`), or undefined. */
+export function ipv4Bytes(text: string): number[] | undefined {
+  const match = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(text);
+  const bytes = match?.slice(1).map(Number);
+  return bytes?.every((byte) => byte <= 255) ? bytes : undefined;
 }
 
 /** The eight 16-bit groups of an IPv6 address (RFC 4291 section 2.2 text forms, zone id and brackets dropped), or undefined. */
@@ -49,10 +68,9 @@ export function ipv6Groups(text: string): number[] | undefined {
     const parts = half.split(':');
     const groups: number[] = [];
     for (const [index, part] of parts.entries()) {
-      const v4 = index === parts.length - 1 && /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(part);
-      if (v4) {
-        const bytes = v4.slice(1).map(Number);
-        if (bytes.some((byte) => byte > 255)) return undefined;
+      if (index === parts.length - 1 && part.includes('.')) {
+        const bytes = ipv4Bytes(part);
+        if (!bytes) return undefined;
         groups.push((bytes[0]! << 8) | bytes[1]!, (bytes[2]! << 8) | bytes[3]!);
       } else if (/^[0-9a-f]{1,4}$/i.test(part)) groups.push(parseInt(part, 16));
       else return undefined;
@@ -68,7 +86,7 @@ export function ipv6Groups(text: string): number[] | undefined {
 }
 
 /** RFC 5952 section 4: lower-case hex, no leading zeros, the longest run of two or more zero groups as `::`. */
-function compress(groups: number[]): string {
+export function compress(groups: number[]): string {
   let best = { start: -1, length: 1 };
   for (let start = 0; start < 8; start++) {
     let length = 0;

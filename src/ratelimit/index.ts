@@ -11,6 +11,8 @@ import { clientKey } from './client.ts';
 import { policyFields, stateFields } from './fields.ts';
 import { Limiter, type RateLimitState } from './limiter.ts';
 import { MemoryStore } from './memory.ts';
+import type { Policy } from './policies.ts';
+import { redisTargetOf } from './redis-target.ts';
 import type { CounterStore } from './store.ts';
 
 export interface RateLimitOptions {
@@ -21,8 +23,16 @@ export interface RateLimitOptions {
   fail: 'open' | 'closed';
   /** IPv6 clients count per network of this many leading bits (IPv4 ones per address). */
   ipv6PrefixBits: number;
-  /** A Redis shared by every instance; without it (or `store`), counters live in this process's memory. */
+  /**
+   * The Redis shared by every instance, at most one of: one server (`redisUrl`), a Redis Cluster's
+   * seed nodes (`redisClusterUrls`), or the sentinels watching a master (`redisSentinel`). Without
+   * any (or `store`), counters live in this process's memory.
+   */
   redisUrl?: string;
+  redisClusterUrls?: string[];
+  redisSentinel?: { urls: string[]; masterName: string };
+  /** Networks with their own quota (RATE_LIMIT_POLICIES); checked, not applied yet. */
+  policies?: Policy[];
   /** A counter store of the app's own, used instead of memory or Redis. */
   store?: CounterStore;
 }
@@ -41,6 +51,7 @@ export interface RateLimit {
   /** The fields every answer carries unchanged: the policy and its quota. */
   readonly policyFields: HeaderRecord;
   readonly storeKind: CounterStore['kind'];
+  readonly redisMode: CounterStore['redisMode'];
   /** Who a request counts against. */
   keyOf(request: Request, clientAddress: string | undefined): string;
   /** Counts the request (or, not `counted`, only reads its client's count); answers at once with the memory store. */
@@ -55,9 +66,11 @@ const FAIL_CLOSED_RETRY_SECONDS = 2;
 const VIOLATED: ProblemMembers = { 'violated-policies': ['default'] };
 
 export async function createRateLimit(given: Partial<RateLimitOptions> | undefined, trustProxyHops: number, logger: Logger): Promise<RateLimit> {
-  const { quota, windowSeconds, fail, ipv6PrefixBits, redisUrl, store: own } = withDefaults(RATE_LIMIT_DEFAULTS, given);
+  const options = withDefaults(RATE_LIMIT_DEFAULTS, given);
+  const { quota, windowSeconds, fail, ipv6PrefixBits, store: own } = options;
+  const target = redisTargetOf(options);
   // The Redis client is loaded only by a service that uses it.
-  const store = own ?? (redisUrl ? (await import('./redis.ts')).createRedisStore(redisUrl) : new MemoryStore());
+  const store: CounterStore = own ?? (target ? (await import('./redis.ts')).createRedisStore(target) : new MemoryStore());
   const limiter = new Limiter({ quota, windowSeconds, fail, store, logger });
   const keyOf = (request: Request, address: string | undefined) => clientKey(request, address, trustProxyHops, ipv6PrefixBits);
 
@@ -78,6 +91,7 @@ export async function createRateLimit(given: Partial<RateLimitOptions> | undefin
   return {
     policyFields: policyFields(quota, windowSeconds),
     storeKind: store.kind,
+    redisMode: store.redisMode,
     keyOf,
     check(request, address, counted) {
       const key = keyOf(request, address);

@@ -1,30 +1,23 @@
 /**
- * @module Redis counters shared by every instance: atomic script calls bounded by a short timeout,
- * reconnecting by itself after an outage. Increments wait for no timer: one goes out at once, and
- * those that arrive while it is answered go out together as one script call over all their keys
- * (one round trip, one command for Redis to parse), so a busy instance pays per batch, not per request.
+ * @module Redis counters shared by every instance, on one server, a Cluster or a Sentinel-watched
+ * master: atomic script calls bounded by a short timeout, reconnecting by itself after an outage.
+ * Increments wait for no timer: one goes out at once, and those that arrive while it is answered
+ * go out together (one round trip, one command for Redis to parse per script call), so a busy
+ * instance pays per batch, not per request.
+ *
+ * Exact from the first request: until the first connection is made, commands wait for it (at most
+ * CONNECT_TIMEOUT_MS from the first of them) instead of failing; only a store that failed to connect,
+ * or lost its connection, rejects, and the limiter then applies the failure policy.
  */
-import { createClient, defineScript, ErrorReply } from '@redis/client';
+import { CONNECT_TIMEOUT_MS, connectRedis, type Increment } from './redis-connection.ts';
+import { RedisStoreError, storeError } from './redis-errors.ts';
+import type { RedisTarget } from './redis-target.ts';
 import type { CounterStore } from './store.ts';
 
-// INCR and PEXPIRE run atomically inside the script, so N instances admit exactly the quota; a key
-// named twice in one batch is counted twice, in order. KEYS[i] expires ARGV[i] ms after its first count.
-// After a Redis restart the script cache is empty: node-redis retries EVALSHA as EVAL on NOSCRIPT.
-const incrementWindows = defineScript({
-  SCRIPT:
-    "local counts = {} for i, key in ipairs(KEYS) do local n = redis.call('INCR', key) " +
-    "if n == 1 then redis.call('PEXPIRE', key, ARGV[i]) end counts[i] = n end return counts",
-  parseCommand(parser, increments: Increment[]) {
-    parser.push(String(increments.length));
-    for (const { key } of increments) parser.pushKey(key);
-    for (const { ttlMs } of increments) parser.push(String(ttlMs));
-  },
-  transformReply: (reply: unknown) => reply as number[],
-});
+export { RedisStoreError } from './redis-errors.ts';
+export type { RedisTarget } from './redis-target.ts';
 
-interface Increment {
-  key: string;
-  ttlMs: number;
+interface Pending extends Increment {
   resolve(count: number): void;
   reject(error: unknown): void;
 }
@@ -35,141 +28,160 @@ export interface RedisStoreOptions {
   keyPrefix?: string;
   /**
    * Most commands queued or waiting for an answer at once; a full queue fails fast like any other
-   * store failure. A backstop: while Redis hangs, requests are not sent to it at all (see below).
+   * store failure. A backstop: while Redis is down or hangs, requests are not sent to it at all (see below).
    */
   maxPendingCommands?: number;
 }
 
-/** A store failure, worded for the health endpoint: it never carries the Redis host, port or password. */
-export class RedisStoreError extends Error {
-  override name = 'RedisStoreError';
-}
-
 export function createRedisStore(
-  url: string,
+  target: RedisTarget,
   { commandTimeoutMs = 250, keyPrefix = 'ratelimit:default', maxPendingCommands = 10_000 }: RedisStoreOptions = {},
 ): CounterStore {
-  const client = createClient({
-    url,
-    // Fail fast while disconnected instead of queueing requests behind an outage.
-    disableOfflineQueue: true,
-    commandsQueueMaxLength: maxPendingCommands,
-    socket: { connectTimeout: 1000, reconnectStrategy: (retries: number) => Math.min(50 * 2 ** retries, 2000) },
-    scripts: { incrementWindows },
-    // node-redis applies this only while a command waits to be written, not once it is sent:
-    // `bounded` below is what bounds the wait for an answer.
-    commandOptions: { timeout: commandTimeoutMs },
-  });
-  // Errors surface through rejected commands; the listener keeps the client from throwing them.
-  client.on('error', () => {});
-  // An unreachable store at start-up must not stop start-up: the client keeps reconnecting, and
-  // this promise stays pending until the first connection succeeds (or the client is destroyed).
-  const connecting = client.connect().catch(() => {});
+  const connection = connectRedis(target, { commandTimeoutMs, maxPendingCommands });
 
-  // A hung Redis (process stopped, connection still open) answers nothing and the socket does not
-  // drop. After one command times out, requests stop going to Redis and fail at once, so they
-  // neither wait nor pile up, nor count late when Redis resumes; a single PING probes until it answers.
-  const timedOut = () => new RedisStoreError(`Redis did not answer within ${commandTimeoutMs} ms`);
-  let stalled = false;
-  let probing = false;
-  client.on('ready', () => (stalled = false));
-  function probe(): void {
-    if (probing) return;
-    probing = true;
-    client
-      .ping()
-      .then(() => (stalled = false), () => {})
-      .finally(() => (probing = false));
+  // Down: the first connection failed, a command failed, or one went unanswered (a hung Redis keeps
+  // its connection open and answers nothing). While down, requests are not sent to Redis at all and
+  // fail at once, so they neither wait nor pile up, nor count late when Redis resumes; one read of
+  // the key that failed at a time (every second, and on requests) probes until it answers. In a
+  // cluster that read goes to the master of the failed key's slot: the store is back only once that
+  // part of the keyspace is served again, so a failover is one loss and one recovery, not a flicker
+  // between the masters that answer and the one that does not.
+  let connecting = true;
+  let closed = false;
+  let down: { error: RedisStoreError; probeKey: string; timer: ReturnType<typeof setInterval> } | undefined;
+  // When the probe in flight was sent (0: none). One unanswered after a second is not waited for:
+  // a cluster client may hold it while it connects to a node that is gone for good.
+  let probeSentAt = 0;
+  const firstSettled = (connected: boolean) => {
+    if (!connecting) return;
+    connecting = false;
+    if (!connected) fail(new RedisStoreError('Redis is not connected'), `${keyPrefix}:probe`);
+  };
+  void connection.firstConnection.then(firstSettled);
+  // The wait starts with the first request that needs Redis, not with the store: the process may
+  // spend its first second building everything else. A first connection slower than that has failed.
+  let firstWait: Promise<void> | undefined;
+  const firstConnection = () =>
+    (firstWait ??= new Promise<void>((resolve) => {
+      const cancel = deadline(CONNECT_TIMEOUT_MS, () => {
+        firstSettled(false);
+        resolve();
+      });
+      void connection.firstConnection.then(() => {
+        cancel();
+        resolve();
+      });
+    }));
+
+  function fail(error: RedisStoreError, probeKey: string): void {
+    if (down || closed) return;
+    down = { error, probeKey, timer: setInterval(probe, CONNECT_TIMEOUT_MS) };
   }
 
-  /** Runs one command if connected, and gives up on it after `commandTimeoutMs`. */
-  function bounded<T>(command: () => Promise<T>): Promise<T> {
-    if (!client.isReady) return Promise.reject(new RedisStoreError('Redis is not connected'));
-    if (stalled) {
-      probe();
-      return Promise.reject(timedOut());
-    }
+  function probe(): void {
+    if (!down || (probeSentAt && Date.now() - probeSentAt < CONNECT_TIMEOUT_MS)) return;
+    const sentAt = (probeSentAt = Date.now());
+    const failed = down;
+    connection
+      .get(failed.probeKey)
+      .then(() => {
+        if (down !== failed) return;
+        clearInterval(failed.timer);
+        down = undefined;
+      }, () => {})
+      .finally(() => probeSentAt === sentAt && (probeSentAt = 0));
+  }
+
+  function failing(): Promise<never> | undefined {
+    if (!down) return undefined;
+    probe();
+    return Promise.reject(down.error);
+  }
+
+  /** Runs one command unless the store is down, and gives up on it after `commandTimeoutMs`. */
+  async function bounded<T>(key: string, command: () => Promise<T>): Promise<T> {
+    if (connecting) await firstConnection();
+    const refused = failing();
+    if (refused) return refused;
     return new Promise<T>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        stalled = true;
-        reject(timedOut());
-      }, commandTimeoutMs);
+      const cancel = deadline(commandTimeoutMs, () => {
+        const error = new RedisStoreError(`Redis did not answer within ${commandTimeoutMs} ms`);
+        fail(error, key);
+        reject(error);
+      });
       command().then(
         (value) => {
-          clearTimeout(timer);
-          stalled = false;
+          cancel();
           resolve(value);
         },
-        (error: unknown) => {
-          clearTimeout(timer);
-          reject(storeError(error));
+        (cause: unknown) => {
+          cancel();
+          const error = storeError(cause);
+          if (!(cause instanceof RedisStoreError)) fail(error, key);
+          reject(error);
         },
       );
     });
   }
 
-  // At most one batch waits for Redis; what arrives meanwhile waits for it (bounded by its
-  // timeout, after which `stalled` fails the next batch at once) and goes out as the next batch.
-  let waiting: Increment[] = [];
+  // One batch at a time waits for Redis (split into as many script calls as the mode needs); what
+  // arrives meanwhile waits for it (bounded by the timeout, after which the store is down and the
+  // next batch fails at once) and goes out as the next batch.
+  let waiting: Pending[] = [];
   let sending = false;
   function send(): void {
     if (sending || waiting.length === 0) return;
     const batch = waiting;
     waiting = [];
     sending = true;
-    const settled = () => {
+    const calls = connection.split(batch).map((group) =>
+      bounded(group[0]!.key, () => connection.increment(group)).then(
+        (counts) => group.forEach((increment, i) => increment.resolve(counts[i]!)),
+        (error: unknown) => group.forEach((increment) => increment.reject(error)),
+      ),
+    );
+    void Promise.all(calls).then(() => {
       sending = false;
       send();
-    };
-    bounded(() => client.incrementWindows(batch)).then(
-      (counts) => {
-        batch.forEach((increment, i) => increment.resolve(counts[i]!));
-        settled();
-      },
-      (error: unknown) => {
-        for (const increment of batch) increment.reject(error);
-        settled();
-      },
-    );
+    });
   }
+
+  const keyOf = (key: string, windowStart: number) => `${keyPrefix}:${windowStart}:${key}`;
 
   return {
     kind: 'redis',
+    redisMode: connection.mode,
     increment(key, windowStart, windowMs) {
       if (waiting.length >= maxPendingCommands) return Promise.reject(new RedisStoreError('too many Redis commands waiting for an answer'));
       return new Promise<number>((resolve, reject) => {
         // The key expires a little after its window so late requests of the window still find it.
-        waiting.push({ key: `${keyPrefix}:${windowStart}:${key}`, ttlMs: windowMs + 1000, resolve, reject });
+        waiting.push({ key: keyOf(key, windowStart), ttlMs: windowMs + 1000, resolve, reject });
         // Increments of the same tick join the first one's batch.
         if (waiting.length === 1) queueMicrotask(send);
       });
     },
     current(key, windowStart) {
-      return bounded(async () => Number((await client.get(`${keyPrefix}:${windowStart}:${key}`)) ?? 0));
+      const name = keyOf(key, windowStart);
+      return bounded(name, async () => Number((await connection.get(name)) ?? 0));
     },
-    async close() {
-      // Destroy first: `connecting` never settles while Redis is unreachable, so awaiting it first
-      // would hang the shutdown. Destroying again after it settles closes a socket that finished
-      // connecting during the first destroy.
-      client.destroy();
-      await connecting;
-      client.destroy();
+    close() {
+      closed = true;
+      clearInterval(down?.timer);
+      return connection.close();
     },
   };
 }
 
-/** Keeps the kind of failure and drops anything that could name the server (addresses, URLs). */
-function storeError(error: unknown): RedisStoreError {
-  if (error instanceof RedisStoreError) return error;
-  if (error instanceof ErrorReply) {
-    // An error reply starts with its code (OOM, READONLY, LOADING, NOPERM...).
-    const code = /^[A-Z][A-Z_-]*/.exec(error.message)?.[0] ?? 'ERR';
-    return new RedisStoreError(`Redis refused the command (${code})`);
-  }
-  const name = error instanceof Error ? error.name : '';
-  if (name === 'TimeoutError') return new RedisStoreError('Redis did not answer in time');
-  if (error instanceof Error && error.message === 'The queue is full') {
-    return new RedisStoreError('too many Redis commands waiting for an answer');
-  }
-  return new RedisStoreError('Redis connection failed');
+/**
+ * Calls `giveUp` `ms` from now, unless cancelled. A process busy past the deadline may find the answer
+ * already in its socket: one more turn of the event loop (timers run before pending I/O is read)
+ * lets that answer count rather than declaring Redis too slow.
+ */
+function deadline(ms: number, giveUp: () => void): () => void {
+  let late: ReturnType<typeof setTimeout> | undefined;
+  const timer = setTimeout(() => (late = setTimeout(giveUp, 0)), ms);
+  return () => {
+    clearTimeout(timer);
+    clearTimeout(late);
+  };
 }

@@ -1,7 +1,10 @@
 /** @module The interface every rate-limit counter store implements. */
+import type { RedisMode } from './redis-target.ts';
 
 export interface CounterStore {
   readonly kind: 'memory' | 'redis' | 'durable-object';
+  /** How the Redis store reaches Redis (health reports it); only on the Redis store. */
+  readonly redisMode?: RedisMode;
   /**
    * Counts one request for `key` in the fixed window that starts at `windowStart` (epoch ms) and
    * returns the count so far in that window. Windows are aligned to the epoch, so every instance

@@ -49,6 +49,22 @@ const REFUSALS: Refusal[] = [
   { name: 'REDIS_URL that is not a URL', env: () => ({ REDIS_URL: 'not a url' }), names: [/\bREDIS_URL\b/] },
   { name: 'REDIS_URL with another scheme', env: () => ({ REDIS_URL: 'http://127.0.0.1:6379' }), names: [/\bREDIS_URL\b/] },
   {
+    name: 'REDIS_CLUSTER_URLS with a bad item',
+    env: () => ({ REDIS_CLUSTER_URLS: 'redis://127.0.0.1:7001,127.0.0.1:7002' }),
+    names: [/\bREDIS_CLUSTER_URLS\b/, /"127\.0\.0\.1:7002" is not a redis:\/\//],
+  },
+  {
+    name: 'REDIS_URL and REDIS_CLUSTER_URLS both set',
+    env: () => ({ REDIS_URL: 'redis://127.0.0.1:6379', REDIS_CLUSTER_URLS: 'redis://127.0.0.1:7001' }),
+    names: [/REDIS_URL and REDIS_CLUSTER_URLS are both set/],
+  },
+  { name: 'REDIS_SENTINEL_URLS without REDIS_SENTINEL_MASTER', env: () => ({ REDIS_SENTINEL_URLS: 'redis://127.0.0.1:26379' }), names: [/REDIS_SENTINEL_MASTER is unset/] },
+  {
+    name: 'RATE_LIMIT_POLICIES with a bad network',
+    env: () => ({ RATE_LIMIT_POLICIES: '[{"name":"agents","networks":["160.79.104.0/21"],"quota":1200,"windowSeconds":60},{"name":"office","networks":["10.0.0.0/33"],"quota":9,"windowSeconds":60}]' }),
+    names: [/RATE_LIMIT_POLICIES\[1\]\.networks\[0\]: "10\.0\.0\.0\/33"/],
+  },
+  {
     name: 'sunset less than 90 days after the deprecation',
     env: () => ({ DEPRECATION_DATE: '2026-01-01', SUNSET_DATE: '2026-03-01' }),
     names: [/\bSUNSET_DATE\b/, /\b90\b/],

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addressKey, clientKey, ipv6Groups } from '../../src/ratelimit/client.ts';
+import { addressKey, clientKey, embeddedIpv4, ipv4Bytes, ipv6Groups } from '../../src/ratelimit/client.ts';
 
 describe('clientKey', () => {
   const request = (forwardedFor?: string) =>
@@ -54,13 +54,30 @@ describe('addressKey', () => {
     ['fe80::1%25eth0', 128, 'fe80::1/128'],
     ['[2001:db8::1]', 128, '2001:db8::1/128'],
     ['1:0:0:2:0:0:0:3', 128, '1:0:0:2::3/128'],
-    ['64:ff9b::192.0.2.1', 128, '64:ff9b::c000:201/128'],
+    // Near the NAT64 well-known prefix but outside 64:ff9b::/96 (RFC 6052): an ordinary IPv6 address.
+    ['64:ff9b:1::c000:207', 128, '64:ff9b:1::c000:207/128'],
+    ['64:ff9b::1:c000:207', 128, '64:ff9b::1:c000:207/128'],
+    ['64:ff9a::c000:207', 56, '64:ff9a::/56'],
   ])('%s as a /%i network is %s', (address, bits, key) => {
     expect(addressKey(address, bits)).toBe(key);
   });
 
   it.each(['::ffff:192.0.2.1', '::FFFF:192.0.2.1', '::ffff:c000:201', '0:0:0:0:0:ffff:192.0.2.1'])('counts the IPv4-mapped %s as 192.0.2.1', (address) => {
     expect(addressKey(address, 56)).toBe('192.0.2.1');
+  });
+
+  it.each(['64:ff9b::c000:207', '64:ff9b::192.0.2.7', '64:FF9B:0:0:0:0:C000:0207', '[64:ff9b::c000:207]'])(
+    'counts the NAT64 %s as the IPv4 address it carries, 192.0.2.7, at any prefix length',
+    (address) => {
+      expect(addressKey(address, 56)).toBe('192.0.2.7');
+      expect(addressKey(address, 128)).toBe('192.0.2.7');
+    },
+  );
+
+  it('counts a NAT64 client and the IPv4 client it stands for as one', () => {
+    const request = new Request('http://127.0.0.1/api/v1');
+    expect(clientKey(request, '64:ff9b::c000:207', 0)).toBe(clientKey(request, '192.0.2.7', 0));
+    expect(clientKey(request, '64:ff9b::c000:208', 0)).toBe('192.0.2.8');
   });
 
   it.each(['192.0.2.1', 'unknown', '1:2:3', '1::2::3', '1:2:3:4:5:6:7:8:9', '1::2:3:4:5:6:7:8', '12345::', 'g::1', '::ffff:300.1.1.1'])(
@@ -75,5 +92,25 @@ describe('addressKey', () => {
     expect(ipv6Groups('1::')).toEqual([1, 0, 0, 0, 0, 0, 0, 0]);
     expect(ipv6Groups('::ffff:1.2.3.4')).toEqual([0, 0, 0, 0, 0, 0xffff, 0x0102, 0x0304]);
     expect(ipv6Groups('1:2:3:4:5:6:7:8')).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    expect(ipv6Groups('64:ff9b::192.0.2.7')).toEqual([0x64, 0xff9b, 0, 0, 0, 0, 0xc000, 0x0207]);
+  });
+
+  it('finds the IPv4 address carried by an IPv4-mapped or NAT64 address, and no other', () => {
+    expect(embeddedIpv4(ipv6Groups('::ffff:192.0.2.7')!)).toBe('192.0.2.7');
+    expect(embeddedIpv4(ipv6Groups('64:ff9b::c000:207')!)).toBe('192.0.2.7');
+    expect(embeddedIpv4(ipv6Groups('::c000:207')!)).toBeUndefined();
+    expect(embeddedIpv4(ipv6Groups('2001:db8::c000:207')!)).toBeUndefined();
+  });
+
+  it.each([
+    ['192.0.2.7', [192, 0, 2, 7]],
+    ['0.0.0.0', [0, 0, 0, 0]],
+    ['255.255.255.255', [255, 255, 255, 255]],
+  ])('reads the IPv4 address %s', (text, bytes) => {
+    expect(ipv4Bytes(text)).toEqual(bytes);
+  });
+
+  it.each(['256.0.0.1', '1.2.3', '1.2.3.4.5', '1.2.3.x', ' 1.2.3.4', '::1'])('refuses %s as an IPv4 address', (text) => {
+    expect(ipv4Bytes(text)).toBeUndefined();
   });
 });

@@ -6,7 +6,7 @@ import { createClient } from '@redis/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Handler } from '../../src/handler.ts';
 import { createRedisStore } from '../../src/ratelimit/redis.ts';
-import { freePort, startRedis, type RedisServer } from '../support/redis.ts';
+import { freePort, slowLink, startRedis, type RedisServer, type SlowLink } from '../support/redis.ts';
 import { closeHandlers, makeHandler, send } from '../support/handler.ts';
 import { awayFromWindowEdge, eventually, limits, sleep } from '../support/ratelimit.ts';
 
@@ -309,8 +309,8 @@ describe('createRedisStore', () => {
   });
 
   it('counts atomically per key prefix, and re-loads its script after a Redis restart', async () => {
-    const a = createRedisStore(redis.url(), { keyPrefix: 'test:a' });
-    const b = createRedisStore(redis.url(), { keyPrefix: 'test:b' });
+    const a = createRedisStore({ mode: 'standalone', url: redis.url() }, { keyPrefix: 'test:a' });
+    const b = createRedisStore({ mode: 'standalone', url: redis.url() }, { keyPrefix: 'test:b' });
     try {
       expect(await eventually(async () => (await answers(() => a.current('k', 0))) && (await answers(() => b.current('k', 0))))).toBe(true);
       const counts = await Promise.all(Array.from({ length: 50 }, (_, i) => (i % 2 ? a : b).increment('k', 0, 60_000)));
@@ -332,7 +332,7 @@ describe('createRedisStore', () => {
   });
 
   it('sends concurrent increments as batches, each key counted exactly once per increment, with its expiry', async () => {
-    const store = createRedisStore(redis.url(), { keyPrefix: 'test:batch' });
+    const store = createRedisStore({ mode: 'standalone', url: redis.url() }, { keyPrefix: 'test:batch' });
     const admin = createClient({ url: redis.url() });
     await admin.connect();
     try {
@@ -358,7 +358,7 @@ describe('createRedisStore', () => {
   });
 
   it('rejects quickly, without naming the server, while Redis is down', async () => {
-    const store = createRedisStore(redis.url(), { keyPrefix: 'test:c' });
+    const store = createRedisStore({ mode: 'standalone', url: redis.url() }, { keyPrefix: 'test:c' });
     try {
       expect(await eventually(() => answers(() => store.current('k', 0)))).toBe(true);
       await redis.kill();
@@ -373,6 +373,86 @@ describe('createRedisStore', () => {
     } finally {
       await store.close();
       if (!redis.running) await redis.start();
+    }
+  });
+});
+
+describe('createRedisStore: the first connection', () => {
+  let redis: RedisServer;
+  let link: SlowLink;
+  beforeAll(async () => {
+    redis = await startRedis();
+    link = await slowLink(redis.port, 0);
+  });
+  afterAll(async () => {
+    await link?.close();
+    await redis?.dispose();
+  });
+  const store = (port: number, keyPrefix: string) => createRedisStore({ mode: 'standalone', url: `redis://127.0.0.1:${port}` }, { keyPrefix });
+
+  it('makes the first commands wait for a connection still being made, and counts them all in Redis', async () => {
+    link.delayMs = 300;
+    const slow = store(link.port, 'test:first');
+    try {
+      const started = performance.now();
+      // Sent at once, before any connection exists: none fails, each sees its own count.
+      const counts = await Promise.all([...Array.from({ length: 5 }, () => slow.increment('k', 0, 60_000)), slow.current('k', 0)]);
+      expect(performance.now() - started, 'they waited for the connection').toBeGreaterThanOrEqual(250);
+      expect(counts.slice(0, 5).sort()).toEqual([1, 2, 3, 4, 5]);
+      expect(await slow.current('k', 0)).toBe(5);
+    } finally {
+      await slow.close();
+    }
+  });
+
+  it('waits at most 1 s: a first connection slower than that fails, then the store connects by itself', async () => {
+    link.delayMs = 2000;
+    const slower = store(link.port, 'test:slower');
+    try {
+      const started = performance.now();
+      const first = await outcome(() => slower.increment('k', 0, 60_000));
+      const waited = performance.now() - started;
+      expect(first).toHaveProperty('error');
+      expect((first as { error: Error }).error.message).toBe('Redis is not connected');
+      expect(waited).toBeGreaterThanOrEqual(900);
+      expect(waited).toBeLessThan(2000);
+      // Failing now, at once.
+      const again = performance.now();
+      expect(await outcome(() => slower.increment('k', 0, 60_000))).toHaveProperty('error');
+      expect(performance.now() - again).toBeLessThan(200);
+      // Connected once the link lets the connection through: counted in Redis from then on.
+      expect(await eventually(() => answers(() => slower.increment('k', 0, 60_000)), 10_000)).toBe(true);
+    } finally {
+      await slower.close();
+      link.delayMs = 0;
+    }
+  });
+
+  it('does not wait for a Redis that refuses connections', async () => {
+    const refused = store(await freePort(), 'test:refused');
+    try {
+      const started = performance.now();
+      expect(await outcome(() => refused.increment('k', 0, 60_000))).toHaveProperty('error');
+      expect(performance.now() - started).toBeLessThan(800);
+    } finally {
+      await refused.close();
+    }
+  });
+
+  it('notices by itself, without requests, that Redis is back', async () => {
+    const own = await startRedis();
+    const watched = store(own.port, 'test:back');
+    try {
+      expect(await watched.increment('k', 0, 60_000)).toBe(1);
+      await own.kill();
+      expect(await outcome(() => watched.increment('k', 0, 60_000))).toHaveProperty('error');
+      await own.start();
+      // No request for a while: the store probes on its own, so the next request goes to Redis at once.
+      await sleep(3000);
+      expect(await outcome(() => watched.increment('k', 0, 60_000))).toEqual({ value: 1 });
+    } finally {
+      await watched.close();
+      await own.dispose();
     }
   });
 });

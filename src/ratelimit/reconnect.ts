@@ -1,0 +1,46 @@
+/** @module Connecting again and again: the backoff between attempts, the retry loop, and the first connection's outcome. */
+
+export const backoff = (retries: number) => Math.min(50 * 2 ** retries, 2000);
+
+/** A promise settled once, by the first connection or the failure of the first attempt. */
+export function firstConnectionLatch() {
+  let settle!: (connected: boolean) => void;
+  const promise = new Promise<boolean>((resolve) => (settle = resolve));
+  return { promise, settle: (connected: boolean) => settle(connected) };
+}
+
+/** Calls `connect` until it succeeds or `stop()` is called, backing off between attempts. */
+export function retrying(connect: () => Promise<unknown>, first: { settle(connected: boolean): void }) {
+  let stopped = false;
+  let wake: (() => void) | undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  void (async () => {
+    for (let attempt = 0; !stopped; attempt++) {
+      try {
+        await connect();
+        first.settle(true);
+        return;
+      } catch {
+        first.settle(false);
+      }
+      await new Promise<void>((resolve) => {
+        wake = resolve;
+        timer = setTimeout(resolve, backoff(attempt));
+      });
+    }
+  })();
+  return {
+    stop() {
+      stopped = true;
+      clearTimeout(timer);
+      wake?.();
+    },
+  };
+}
+
+/** `promise`, or a rejection once `ms` have passed without it settling. */
+export function within<T>(ms: number, promise: Promise<T>): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms)));
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}

@@ -1,0 +1,23 @@
+/** @module Store failures as health reports them: the kind of failure, never the Redis host, port or password. */
+import { ErrorReply } from '@redis/client';
+
+/** A store failure, worded for the health endpoint: it never carries the Redis host, port or password. */
+export class RedisStoreError extends Error {
+  override name = 'RedisStoreError';
+}
+
+/** Keeps the kind of failure and drops anything that could name the server (addresses, URLs). */
+export function storeError(error: unknown): RedisStoreError {
+  if (error instanceof RedisStoreError) return error;
+  if (error instanceof ErrorReply) {
+    // An error reply starts with its code (OOM, READONLY, CLUSTERDOWN, LOADING, NOPERM...).
+    const code = /^[A-Z][A-Z_-]*/.exec(error.message)?.[0] ?? 'ERR';
+    return new RedisStoreError(`Redis refused the command (${code})`);
+  }
+  const name = error instanceof Error ? error.name : '';
+  if (name === 'TimeoutError') return new RedisStoreError('Redis did not answer in time');
+  if (error instanceof Error && error.message === 'The queue is full') {
+    return new RedisStoreError('too many Redis commands waiting for an answer');
+  }
+  return new RedisStoreError('Redis connection failed');
+}
