@@ -31,10 +31,12 @@ const integer = (minimum?: number) => ({ type: 'integer', ...(minimum === undefi
 export const HEADERS = {
   'RateLimit-Policy': {
     exposed: true,
-    description: 'The quota policy: `"default";q=<quota>;w=<window seconds>` (IETF RateLimit fields, structured-field List).',
+    description:
+      'The quota policy the request counted under: `"default";q=<quota>;w=<window seconds>`, or the policy an operator ' +
+      "configured for the client's network, by its name (IETF RateLimit fields, structured-field List).",
   },
-  RateLimit: { exposed: true, description: 'Remaining quota: `"default";r=<remaining>;t=<seconds until reset>`.' },
-  'X-RateLimit-Limit': { exposed: true, description: 'The quota per window.', schema: integer(1) },
+  RateLimit: { exposed: true, description: 'Remaining quota of that policy: `"<policy>";r=<remaining>;t=<seconds until reset>`.' },
+  'X-RateLimit-Limit': { exposed: true, description: 'The quota per window of that policy.', schema: integer(1) },
   'X-RateLimit-Remaining': { exposed: true, description: 'Requests remaining in this window.', schema: integer(0) },
   'X-RateLimit-Reset': { exposed: true, description: 'When the window resets, Unix epoch seconds.', schema: integer() },
   'Retry-After': { exposed: true, description: 'Seconds to wait before trying again.', schema: integer(0) },

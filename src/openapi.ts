@@ -182,7 +182,8 @@ export function buildOpenApi(context: BuildContext, routes: readonly Route[]): R
         'Reviewed public facts about the product as typed JSON and as read-only MCP tools. No endpoint takes a ' +
         'credential; unknown query parameters are ignored. Every path answers OPTIONS (CORS preflight, 204 with Allow); ' +
         'a known path with another method answers 405 with Allow; any other path answers the 404 problem ' +
-        '`api_route_not_found`. Every response carries the rate-limit headers of the `default` policy.',
+        '`api_route_not_found`. Every response carries the rate-limit headers of the policy its client counts under: ' +
+        '`default`, or one the operator gives a network (RATE_LIMIT_POLICIES), named in RateLimit-Policy and RateLimit.',
       license: { name: 'MIT', identifier: 'MIT' },
     },
     servers: [{ url: context.base }],
@@ -203,7 +204,7 @@ export function buildOpenApi(context: BuildContext, routes: readonly Route[]): R
       headers: headerComponents(),
       responses: {
         NotFound: problem(SHARED_PATH, 'api_route_not_found', 'The path is not part of the public contract (`api_route_not_found`).'),
-        TooManyRequests: problem(SHARED_PATH, 'rate_limited', 'The quota is used up (`rate_limited`); the body names the violated policy.'),
+        TooManyRequests: problem(SHARED_PATH, 'rate_limited', 'The quota is used up (`rate_limited`); `violated-policies` names the policy, as RateLimit-Policy does.'),
         InternalError: problem(SHARED_PATH, 'internal_error', 'A bug on the service side (`internal_error`); `instance` identifies the failure in the logs.'),
         ServiceUnavailable: problem(SHARED_PATH, 'service_unavailable', 'A dependency is down and the service fails closed (`service_unavailable`).'),
       },

@@ -7,18 +7,27 @@
 /** At 0 X-Forwarded-For is ignored: the connection's address is the client. */
 export const TRUST_PROXY_HOPS_DEFAULT = 0;
 
-/** The client a request counts against. Without an address (embedded use) all such requests share one key. */
-export function clientKey(request: Request, address: string | undefined, trustedHops: number, ipv6PrefixBits = 56): string {
+/**
+ * The client's address: the connection's, or behind `trustedHops` proxies the X-Forwarded-For entry
+ * the nearest trusted proxy vouches for. Undefined without either (embedded use).
+ */
+export function clientAddress(request: Request, address: string | undefined, trustedHops: number): string | undefined {
   if (trustedHops > 0) {
     const forwarded = request.headers.get('x-forwarded-for');
     if (forwarded) {
       // Each trusted proxy appends the address it saw; entries left of those it vouches for may be forged.
       const hops = forwarded.split(',').map((hop) => hop.trim()).filter(Boolean);
       const client = hops[Math.max(0, hops.length - trustedHops)];
-      if (client) return addressKey(client, ipv6PrefixBits);
+      if (client) return client;
     }
   }
-  return address ? addressKey(address, ipv6PrefixBits) : 'unknown';
+  return address;
+}
+
+/** The client a request counts against. Without an address (embedded use) all such requests share one key. */
+export function clientKey(request: Request, address: string | undefined, trustedHops: number, ipv6PrefixBits = 56): string {
+  const client = clientAddress(request, address, trustedHops);
+  return client ? addressKey(client, ipv6PrefixBits) : 'unknown';
 }
 
 /**

@@ -1,16 +1,20 @@
-/** @module The rate-limit header fields: IETF RateLimit (draft-ietf-httpapi-ratelimit-headers, -08 to -11) and their X- forms. */
+/**
+ * @module The rate-limit header fields: IETF RateLimit (draft-ietf-httpapi-ratelimit-headers, the
+ * syntax of -08 to -11: RFC 9651 Lists of one policy item with `q`, `w`, `r` and `t`) and their X- forms.
+ * The draft may still rename its parameters: they are written here only.
+ */
 import type { HeaderRecord } from '../headers.ts';
 import type { RateLimitState } from './limiter.ts';
 
-/** The fields every answer carries unchanged: RateLimit-Policy (an RFC 9651 List with the one `default` policy) and the quota. */
-export function policyFields(quota: number, windowSeconds: number): HeaderRecord {
-  return { 'RateLimit-Policy': `"default";q=${quota};w=${windowSeconds}`, 'X-RateLimit-Limit': String(quota) };
+/** The fields fixed by a policy: RateLimit-Policy, naming it with its quota and window, and the quota. */
+export function policyFields(name: string, quota: number, windowSeconds: number): HeaderRecord {
+  return { 'RateLimit-Policy': `"${name}";q=${quota};w=${windowSeconds}`, 'X-RateLimit-Limit': String(quota) };
 }
 
-/** The fields that change with each request: what remains and when the window resets. */
+/** The fields that change with each request: what remains of the policy's quota and when its window resets. */
 export function stateFields(state: RateLimitState): HeaderRecord {
   return {
-    RateLimit: `"default";r=${state.remaining};t=${state.resetSeconds}`,
+    RateLimit: `"${state.policy}";r=${state.remaining};t=${state.resetSeconds}`,
     'X-RateLimit-Remaining': String(state.remaining),
     'X-RateLimit-Reset': String(state.resetEpoch),
   };

@@ -1,17 +1,18 @@
 /**
- * @module The rate limit as the handler sees it: the counter store chosen from the options, the
- * `default` policy's limiter, who a request counts against, and each request's verdict: the header
- * fields its answer carries and, over quota or failing closed, its refusal.
+ * @module The rate limit as the handler sees it: the counter store chosen from the options, who a
+ * request counts against and under which policy (`default`, or the first per-network policy whose
+ * networks hold the client's address), and each request's verdict: the header fields its answer
+ * carries and, over quota or failing closed, its refusal.
  */
 import { withDefaults } from '../defaults.ts';
 import type { HeaderRecord } from '../headers.ts';
 import type { Logger } from '../log.ts';
 import type { ProblemMembers } from '../problems.ts';
-import { clientKey } from './client.ts';
+import { addressKey, clientAddress } from './client.ts';
 import { policyFields, stateFields } from './fields.ts';
-import { Limiter, type RateLimitState } from './limiter.ts';
+import { Limiter, type Quota, type RateLimitState } from './limiter.ts';
 import { MemoryStore } from './memory.ts';
-import type { Policy } from './policies.ts';
+import { checkPolicies, policyMatcher, type PolicyInput } from './policies.ts';
 import { redisTargetOf } from './redis-target.ts';
 import type { CounterStore } from './store.ts';
 
@@ -31,8 +32,11 @@ export interface RateLimitOptions {
   redisUrl?: string;
   redisClusterUrls?: string[];
   redisSentinel?: { urls: string[]; masterName: string };
-  /** Networks with their own quota (RATE_LIMIT_POLICIES); checked, not applied yet. */
-  policies?: Policy[];
+  /**
+   * Networks with a quota of their own (RATE_LIMIT_POLICIES): a client whose address one lists is
+   * counted under the first such policy alone, and its answers name that policy.
+   */
+  policies?: PolicyInput[];
   /** A counter store of the app's own, used instead of memory or Redis. */
   store?: CounterStore;
 }
@@ -48,11 +52,11 @@ export interface Verdict {
 }
 
 export interface RateLimit {
-  /** The fields every answer carries unchanged: the policy and its quota. */
+  /** The fields the `default` policy's answers carry unchanged: the policy and its quota. */
   readonly policyFields: HeaderRecord;
   readonly storeKind: CounterStore['kind'];
   readonly redisMode: CounterStore['redisMode'];
-  /** Who a request counts against. */
+  /** Who a request counts against, and under which policy unless `default` (`agents:160.79.104.9`). */
   keyOf(request: Request, clientAddress: string | undefined): string;
   /** Counts the request (or, not `counted`, only reads its client's count); answers at once with the memory store. */
   check(request: Request, clientAddress: string | undefined, counted: boolean): Verdict | Promise<Verdict>;
@@ -63,7 +67,14 @@ export interface RateLimit {
 
 /** Failing closed, the store may be back at once: a retry in a few seconds, not at the window's end. */
 const FAIL_CLOSED_RETRY_SECONDS = 2;
-const VIOLATED: ProblemMembers = { 'violated-policies': ['default'] };
+
+/** A policy as counted: its quota, its fixed header fields, the member its 429 carries, how its clients are told apart. */
+interface Applied extends Quota {
+  fields?: HeaderRecord;
+  violated: ProblemMembers;
+  /** The whole policy shares one count (`key: "network"`). */
+  shared: boolean;
+}
 
 export async function createRateLimit(given: Partial<RateLimitOptions> | undefined, trustProxyHops: number, logger: Logger): Promise<RateLimit> {
   const options = withDefaults(RATE_LIMIT_DEFAULTS, given);
@@ -72,10 +83,33 @@ export async function createRateLimit(given: Partial<RateLimitOptions> | undefin
   // The Redis client is loaded only by a service that uses it.
   const store: CounterStore = own ?? (target ? (await import('./redis.ts')).createRedisStore(target) : new MemoryStore());
   const limiter = new Limiter({ quota, windowSeconds, fail, store, logger });
-  const keyOf = (request: Request, address: string | undefined) => clientKey(request, address, trustProxyHops, ipv6PrefixBits);
 
-  function verdict(state: RateLimitState, counted: boolean): Verdict {
-    const headers = stateFields(state);
+  const applied = (name: string, quota: number, windowSeconds: number, shared = false): Applied => ({
+    name,
+    quota,
+    windowMs: windowSeconds * 1000,
+    violated: { 'violated-policies': [name] },
+    shared,
+  });
+  const byDefault = applied('default', quota, windowSeconds);
+  // The default policy's fields are in every path's fixed headers; another policy's replace them.
+  const policies = checkPolicies(options.policies);
+  const perNetwork = new Map(
+    policies.map((policy) => [policy, { ...applied(policy.name, policy.quota, policy.windowSeconds, policy.key === 'network'), fields: policyFields(policy.name, policy.quota, policy.windowSeconds) }]),
+  );
+  const policyFor = policyMatcher(policies);
+
+  /** The policy a request counts under, and its client's key within it. */
+  function placed(request: Request, address: string | undefined): { policy: Applied; key: string } {
+    const client = clientAddress(request, address, trustProxyHops);
+    const matched = client === undefined ? undefined : policyFor(client);
+    const policy = matched ? perNetwork.get(matched)! : byDefault;
+    if (policy.shared) return { policy, key: 'network' };
+    return { policy, key: client ? addressKey(client, ipv6PrefixBits) : 'unknown' };
+  }
+
+  function verdict(state: RateLimitState, counted: boolean, policy: Applied): Verdict {
+    const headers = policy.fields ? { ...policy.fields, ...stateFields(state) } : stateFields(state);
     if (!counted) return { headers };
     if (state.unavailable) {
       headers['Retry-After'] = String(FAIL_CLOSED_RETRY_SECONDS);
@@ -83,20 +117,23 @@ export async function createRateLimit(given: Partial<RateLimitOptions> | undefin
     }
     if (state.exceeded) {
       headers['Retry-After'] = String(state.resetSeconds);
-      return { headers, refusal: { code: 'rate_limited', members: VIOLATED } };
+      return { headers, refusal: { code: 'rate_limited', members: policy.violated } };
     }
     return { headers };
   }
 
   return {
-    policyFields: policyFields(quota, windowSeconds),
+    policyFields: policyFields('default', quota, windowSeconds),
     storeKind: store.kind,
     redisMode: store.redisMode,
-    keyOf,
+    keyOf(request, address) {
+      const { policy, key } = placed(request, address);
+      return policy === byDefault ? key : `${policy.name}:${key}`;
+    },
     check(request, address, counted) {
-      const key = keyOf(request, address);
-      const state = counted ? limiter.hit(key) : limiter.peek(key);
-      return state instanceof Promise ? state.then((settled) => verdict(settled, counted)) : verdict(state, counted);
+      const { policy, key } = placed(request, address);
+      const state = counted ? limiter.hit(key, Date.now(), policy) : limiter.peek(key, Date.now(), policy);
+      return state instanceof Promise ? state.then((settled) => verdict(settled, counted, policy)) : verdict(state, counted, policy);
     },
     failure: () => limiter.health().failure,
     close: () => limiter.close(),

@@ -1,14 +1,24 @@
 /**
- * @module The `default` rate-limit policy: counts each request in a fixed, epoch-aligned window and
- * reports the state the headers advertise (see fields.ts). When the shared store fails, the failure policy decides:
- * fail open keeps counting in memory per instance; fail closed marks the request unavailable.
- * Losing and regaining the store is logged once each, not once per request.
+ * @module Counting under a quota: each request in a fixed, epoch-aligned window of its policy (the
+ * `default` one, or one a network has of its own), with the state the headers advertise (see
+ * fields.ts). When the shared store fails, the failure policy decides: fail open keeps counting in
+ * memory per instance; fail closed marks the request unavailable. Losing and regaining the store is
+ * logged once each, not once per request.
  */
 import type { Logger } from '../log.ts';
 import { MemoryStore } from './memory.ts';
 import type { CounterStore } from './store.ts';
 
+/** A policy's name and what it allows. */
+export interface Quota {
+  name: string;
+  quota: number;
+  windowMs: number;
+}
+
 export interface RateLimitState {
+  /** The policy counted under. */
+  policy: string;
   quota: number;
   remaining: number;
   /** Seconds until the window resets. */
@@ -34,8 +44,8 @@ export interface StoreHealth {
 }
 
 export class Limiter {
-  readonly #quota: number;
-  readonly #windowMs: number;
+  /** The `default` policy: every client's but those a network policy claims. */
+  readonly #default: Quota;
   readonly #failClosed: boolean;
   readonly #store: CounterStore;
   readonly #fallback = new MemoryStore();
@@ -48,8 +58,7 @@ export class Limiter {
   #generation = 0;
 
   constructor({ quota, windowSeconds, fail, store, logger = () => {} }: LimiterOptions) {
-    this.#quota = quota;
-    this.#windowMs = windowSeconds * 1000;
+    this.#default = { name: 'default', quota, windowMs: windowSeconds * 1000 };
     this.#failClosed = fail === 'closed';
     this.#store = store;
     this.#log = logger;
@@ -59,53 +68,61 @@ export class Limiter {
     return this.#failClosed ? 'closed' : 'open';
   }
 
-  /** Counts this request and returns the state after it (at once with a store that answers at once). */
-  hit(key: string, now = Date.now()): RateLimitState | Promise<RateLimitState> {
-    return this.#count(key, now, true);
+  /**
+   * Counts this request of `key` under `quota` (the default policy's unless given) and returns the
+   * state after it, at once with a store that answers at once.
+   */
+  hit(key: string, now = Date.now(), quota = this.#default): RateLimitState | Promise<RateLimitState> {
+    return this.#count(key, now, true, quota);
   }
 
   /** The state without counting anything (CORS preflights and health are not counted). */
-  peek(key: string, now = Date.now()): RateLimitState | Promise<RateLimitState> {
-    return this.#count(key, now, false);
+  peek(key: string, now = Date.now(), quota = this.#default): RateLimitState | Promise<RateLimitState> {
+    return this.#count(key, now, false, quota);
   }
 
-  #count(key: string, now: number, counts: boolean): RateLimitState | Promise<RateLimitState> {
-    const windowStart = now - (now % this.#windowMs);
+  #count(client: string, now: number, counts: boolean, quota: Quota): RateLimitState | Promise<RateLimitState> {
+    const { windowMs } = quota;
+    const windowStart = now - (now % windowMs);
+    // Each policy counts apart, so a client's key names its policy.
+    const key = `${quota.name}:${client}`;
     const generation = this.#generation;
     let pending: number | Promise<number>;
     try {
-      pending = counts ? this.#store.increment(key, windowStart, this.#windowMs) : this.#store.current(key, windowStart);
+      pending = counts ? this.#store.increment(key, windowStart, windowMs) : this.#store.current(key, windowStart, windowMs);
     } catch (error) {
-      return this.#failed(error as Error, key, windowStart, now, counts, generation);
+      return this.#failed(error as Error, key, windowStart, now, counts, generation, quota);
     }
     // The memory store answers at once: no promise, no extra turn of the event loop per request.
-    if (typeof pending === 'number') return this.#counted(pending, windowStart, now, generation);
+    if (typeof pending === 'number') return this.#counted(pending, windowStart, now, generation, quota);
     return pending.then(
-      (count) => this.#counted(count, windowStart, now, generation),
-      (error: Error) => this.#failed(error, key, windowStart, now, counts, generation),
+      (count) => this.#counted(count, windowStart, now, generation, quota),
+      (error: Error) => this.#failed(error, key, windowStart, now, counts, generation, quota),
     );
   }
 
-  #counted(count: number, windowStart: number, now: number, generation: number): RateLimitState {
+  #counted(count: number, windowStart: number, now: number, generation: number, quota: Quota): RateLimitState {
     if (this.#failure !== undefined && generation === this.#generation) this.#regained();
-    return this.#state(count, windowStart, now, false);
+    return this.#state(count, windowStart, now, false, quota);
   }
 
   /** The store failed: count in memory, and fail closed if the policy says so. */
-  #failed(error: Error, key: string, windowStart: number, now: number, counts: boolean, generation: number): RateLimitState {
+  #failed(error: Error, key: string, windowStart: number, now: number, counts: boolean, generation: number, quota: Quota): RateLimitState {
     if (this.#failure !== undefined || generation === this.#generation) this.#lost(error);
-    const count = counts ? this.#fallback.increment(key, windowStart) : this.#fallback.current(key, windowStart);
-    return this.#state(count, windowStart, now, this.#failClosed);
+    const { windowMs } = quota;
+    const count = counts ? this.#fallback.increment(key, windowStart, windowMs) : this.#fallback.current(key, windowStart, windowMs);
+    return this.#state(count, windowStart, now, this.#failClosed, quota);
   }
 
-  #state(count: number, windowStart: number, now: number, unavailable: boolean): RateLimitState {
-    const resetAt = windowStart + this.#windowMs;
+  #state(count: number, windowStart: number, now: number, unavailable: boolean, { name, quota, windowMs }: Quota): RateLimitState {
+    const resetAt = windowStart + windowMs;
     return {
-      quota: this.#quota,
-      remaining: Math.max(0, this.#quota - count),
+      policy: name,
+      quota,
+      remaining: Math.max(0, quota - count),
       resetSeconds: Math.ceil((resetAt - now) / 1000),
       resetEpoch: Math.ceil(resetAt / 1000),
-      exceeded: count > this.#quota,
+      exceeded: count > quota,
       unavailable,
     };
   }

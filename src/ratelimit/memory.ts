@@ -1,30 +1,38 @@
-/** @module In-memory counters: exact within one process, O(1) per request, one window held at a time. */
+/**
+ * @module In-memory counters: exact within one process, O(1) per request, one window held at a time
+ * per window length (a policy per network may count over a window of its own).
+ */
 import type { CounterStore } from './store.ts';
+
+interface Window {
+  start: number;
+  counts: Map<string, number>;
+}
 
 export class MemoryStore implements CounterStore {
   readonly kind = 'memory';
-  #windowStart = -Infinity;
-  #counts = new Map<string, number>();
+  #windows = new Map<number, Window>();
 
-  increment(key: string, windowStart: number): number {
-    // Every key shares the epoch-aligned window, so a new window drops the whole previous map:
-    // memory stays bounded by the clients of one window, with no timer per key.
-    if (windowStart > this.#windowStart) {
-      this.#windowStart = windowStart;
-      this.#counts = new Map();
-    }
-    const count = (this.#counts.get(key) ?? 0) + 1;
-    this.#counts.set(key, count);
+  increment(key: string, windowStart: number, windowMs = 0): number {
+    let window = this.#windows.get(windowMs);
+    // Every key of a window length shares its epoch-aligned window, so a new window drops the whole
+    // previous map: memory stays bounded by the clients of one window, with no timer per key.
+    if (!window || windowStart > window.start) this.#windows.set(windowMs, (window = { start: windowStart, counts: new Map() }));
+    const count = (window.counts.get(key) ?? 0) + 1;
+    window.counts.set(key, count);
     return count;
   }
 
-  current(key: string, windowStart: number): number {
-    return windowStart === this.#windowStart ? (this.#counts.get(key) ?? 0) : 0;
+  current(key: string, windowStart: number, windowMs = 0): number {
+    const window = this.#windows.get(windowMs);
+    return windowStart === window?.start ? (window.counts.get(key) ?? 0) : 0;
   }
 
-  /** Number of clients counted in the current window. */
+  /** Number of clients counted in the current windows. */
   get size(): number {
-    return this.#counts.size;
+    let size = 0;
+    for (const window of this.#windows.values()) size += window.counts.size;
+    return size;
   }
 
   async close(): Promise<void> {}

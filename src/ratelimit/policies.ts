@@ -5,6 +5,7 @@
  * address matches IPv4 networks as the IPv4 address it carries (the same rule that keys it).
  */
 import * as v from 'valibot';
+import { StartupError } from '../startup-error.ts';
 import { compress, embeddedIpv4, ipv4Bytes, ipv6Groups } from './client.ts';
 
 /** An address or network as 16-bit groups: two for IPv4, eight for IPv6. */
@@ -102,6 +103,8 @@ export const Policy = v.strictObject(
         : 'must be an object with name, networks, quota, windowSeconds and optionally key',
 );
 export type Policy = v.InferOutput<typeof Policy>;
+/** A policy as written: `key` may be left out. */
+export type PolicyInput = v.InferInput<typeof Policy>;
 
 export const Policies = v.pipe(
   v.array(Policy, 'must be a JSON array of policies'),
@@ -164,4 +167,16 @@ export function policyMatcher(policies: readonly Policy[]): (address: string) =>
     if (!bits) return undefined;
     return entries.find(({ networks }) => networks.some((network) => contains(network, bits)))?.policy;
   };
+}
+
+/**
+ * An embedding app's `rateLimit.policies`, checked as RATE_LIMIT_POLICIES is: a bad entry is a
+ * StartupError naming it (`rateLimit.policies[1].networks[0]: ...`).
+ */
+export function checkPolicies(given: readonly PolicyInput[] | undefined): Policy[] {
+  if (given === undefined) return [];
+  const result = v.safeParse(Policies, given);
+  if (result.success) return result.output;
+  const lines = result.issues.map((issue) => `  rateLimit.policies${pathOf(issue)}: ${issue.message}`);
+  throw new StartupError(`Invalid rate-limit policies:\n${lines.join('\n')}`);
 }

@@ -35,7 +35,7 @@ export interface RedisStoreOptions {
 
 export function createRedisStore(
   target: RedisTarget,
-  { commandTimeoutMs = 250, keyPrefix = 'ratelimit:default', maxPendingCommands = 10_000 }: RedisStoreOptions = {},
+  { commandTimeoutMs = 250, keyPrefix = 'ratelimit', maxPendingCommands = 10_000 }: RedisStoreOptions = {},
 ): CounterStore {
   const connection = connectRedis(target, { commandTimeoutMs, maxPendingCommands });
 

@@ -7,7 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRedisStore } from '../../src/ratelimit/redis.ts';
 import { RUNTIMES, startEntry, type RunningEntry } from '../support/entries.ts';
-import { awayFromWindowEdge, eventually, sleep } from '../support/ratelimit.ts';
+import { closeHandlers, makeHandler, send } from '../support/handler.ts';
+import { awayFromWindowEdge, checkNetworkPolicies, eventually, NETWORK_POLICIES, sleep } from '../support/ratelimit.ts';
 import { infoFields, redisCli, startCluster, type ClusterNode, type RedisClusterProcesses } from '../support/redis.ts';
 
 const WINDOW = 3600;
@@ -36,6 +37,20 @@ function serves(node: ClusterNode, slot: number): boolean {
     return slot >= from! && slot <= to!;
   });
 }
+
+describe('per-network policies on a cluster', () => {
+  it('counts a listed network under its own policy across two instances, named in every field', async () => {
+    await awayFromWindowEdge(WINDOW);
+    const options = { rateLimit: { quota: 5, windowSeconds: WINDOW, redisClusterUrls: cluster.urls(), policies: NETWORK_POLICIES } };
+    const instances = [await makeHandler(options), await makeHandler(options)];
+    try {
+      let next = 0;
+      await checkNetworkPolicies((address) => send(instances[next++ % 2]!, '/api/v1', { address }));
+    } finally {
+      await closeHandlers();
+    }
+  });
+});
 
 describe('the Redis store on a cluster', () => {
   it('counts a batch over many clients exactly, one script call per key, with keys on all three masters', async () => {
@@ -116,7 +131,7 @@ describe('Bun, Deno and Node instances on one cluster', () => {
     for (const [i, client] of clients.entries()) expect((await get(instances[i % instances.length]!, '/api/v1', client)).status).toBe(200);
     let held = 0;
     for (const node of await masters()) {
-      const keys = await keysOn(node.port, `ratelimit:default:${windowStart()}:198.18.0.*`);
+      const keys = await keysOn(node.port, `ratelimit:${windowStart()}:default:198.18.0.*`);
       expect(keys.length, `clients counted on the master at ${node.port}`).toBeGreaterThan(5);
       held += keys.length;
     }
@@ -168,13 +183,13 @@ describe('Bun, Deno and Node instances on one cluster', () => {
     expect(promoted.port, 'a replica took over the dead master').not.toBe(victim.port);
     let client = '';
     for (let i = 51; !client; i++) {
-      const slot = Number(await redisCli(promoted.port, 'cluster', 'keyslot', `ratelimit:default:${windowStart()}:198.51.100.${i}`));
+      const slot = Number(await redisCli(promoted.port, 'cluster', 'keyslot', `ratelimit:${windowStart()}:default:198.51.100.${i}`));
       if (serves(promoted, slot)) client = `198.51.100.${i}`;
     }
     const remaining = [];
     for (let i = 0; i < 4; i++) remaining.push(Number((await get(instances[i % instances.length]!, '/api/v1', client)).headers.get('x-ratelimit-remaining')));
     expect(remaining).toEqual([QUOTA - 1, QUOTA - 2, QUOTA - 3, QUOTA - 4]);
-    expect((await redisCli(promoted.port, 'get', `ratelimit:default:${windowStart()}:${client}`)).trim()).toBe('4');
+    expect((await redisCli(promoted.port, 'get', `ratelimit:${windowStart()}:default:${client}`)).trim()).toBe('4');
   }, 120_000);
 });
 

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RUNTIMES, startEntry, type RunningEntry } from '../support/entries.ts';
-import { awayFromWindowEdge, eventually, sleep } from '../support/ratelimit.ts';
+import { awayFromWindowEdge, checkNetworkPolicies, eventually, NETWORK_POLICIES, sleep } from '../support/ratelimit.ts';
 import { infoFields, redisCli, startSentinel, type RedisSentinelProcesses } from '../support/redis.ts';
 
 const WINDOW = 3600;
@@ -23,7 +23,7 @@ const logged = (instance: RunningEntry, from: number) =>
     .split('\n')
     .filter((line) => line.startsWith('{'))
     .map((line) => JSON.parse(line) as Record<string, unknown>);
-const keyOf = (client: string) => `ratelimit:default:${Date.now() - (Date.now() % (WINDOW * 1000))}:${client}`;
+const keyOf = (client: string) => `ratelimit:${Date.now() - (Date.now() % (WINDOW * 1000))}:default:${client}`;
 const remaining = async (instance: RunningEntry, client: string) => Number((await get(instance, '/api/v1', client)).headers.get('x-ratelimit-remaining'));
 
 beforeAll(async () => {
@@ -34,6 +34,7 @@ beforeAll(async () => {
     RATE_LIMIT_QUOTA: String(QUOTA),
     RATE_LIMIT_WINDOW_SECONDS: String(WINDOW),
     TRUST_PROXY_HOPS: '1',
+    RATE_LIMIT_POLICIES: JSON.stringify(NETWORK_POLICIES),
   };
   instances = await Promise.all(RUNTIMES.map((runtime) => startEntry(runtime, env)));
 });
@@ -50,6 +51,12 @@ describe('Bun, Deno and Node instances on a Sentinel-watched master', () => {
     for (const instance of instances) seen.push(await remaining(instance, '198.51.100.60'));
     expect(seen).toEqual([QUOTA - 1, QUOTA - 2, QUOTA - 3]);
     expect((await redisCli(redis.master.port, 'get', keyOf('198.51.100.60'))).trim()).toBe('3');
+  });
+
+  it('count a listed network under its own policy across the three, named in every field', async () => {
+    await awayFromWindowEdge(WINDOW);
+    let next = 0;
+    await checkNetworkPolicies((address) => get(instances[next++ % instances.length]!, '/api/v1', address));
   });
 
   it('keep answering when the master is killed under load, log the loss once, and count on the promoted replica', async () => {

@@ -14,6 +14,7 @@ import { promisify } from 'node:util';
 import { Miniflare, type WorkerOptions } from 'miniflare';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../support/entries.ts';
+import { checkNetworkPolicies, POLICY_ENV } from '../support/ratelimit.ts';
 
 const QUOTA = 5;
 const dir = mkdtempSync(join(tmpdir(), 'e2e-workers-'));
@@ -122,6 +123,24 @@ describe('the Worker in workerd (Miniflare)', () => {
       const second = await countdown(mf, '2001:db8::8', 2);
       expect(first.map((reply) => reply.remaining)).toEqual(['4', '3', '2']);
       expect(second.map((reply) => reply.remaining)).toEqual(['4', '3']);
+    });
+  });
+
+  describe('with per-network policies and the RATE_LIMIT_COUNTER binding', () => {
+    let mf: Miniflare;
+    beforeAll(async () => {
+      mf = twoIsolates(script, 'durable-object', POLICY_ENV);
+      await mf.ready;
+    });
+    afterAll(() => mf?.dispose());
+
+    it('counts a listed network under its own policy across isolates, in the Durable Object store', async () => {
+      const isolates = [await mf.getWorker('first'), await mf.getWorker('second')];
+      let next = 0;
+      await checkNetworkPolicies(async (address) => {
+        const response = await isolates[next++ % 2]!.fetch('http://worker.test/api/v1', { headers: { 'CF-Connecting-IP': address } });
+        return response as unknown as Response;
+      });
     });
   });
 

@@ -5,8 +5,8 @@ import { policyFields, stateFields } from '../../src/ratelimit/fields.ts';
 describe('policyFields and stateFields', () => {
   it('writes the IETF fields as structured-field Lists and the X- forms as integers', () => {
     const headers = {
-      ...policyFields(120, 60),
-      ...stateFields({ quota: 120, remaining: 117, resetSeconds: 42, resetEpoch: 1_795_046_400, exceeded: false, unavailable: false }),
+      ...policyFields('default', 120, 60),
+      ...stateFields({ policy: 'default', quota: 120, remaining: 117, resetSeconds: 42, resetEpoch: 1_795_046_400, exceeded: false, unavailable: false }),
     };
     const [policy] = parseList(headers['RateLimit-Policy']!);
     expect(policy![0]).toBe('default');
@@ -17,5 +17,13 @@ describe('policyFields and stateFields', () => {
     expect(headers['X-RateLimit-Limit']).toBe('120');
     expect(headers['X-RateLimit-Remaining']).toBe('117');
     expect(headers['X-RateLimit-Reset']).toBe('1795046400');
+  });
+
+  it('names the policy counted under in both IETF fields', () => {
+    const [policy] = parseList(policyFields('agents', 1200, 60)['RateLimit-Policy']!);
+    expect(policy![0]).toBe('agents');
+    expect(Object.fromEntries(policy![1])).toEqual({ q: 1200, w: 60 });
+    const state = { policy: 'agents', quota: 1200, remaining: 3, resetSeconds: 9, resetEpoch: 1, exceeded: false, unavailable: false };
+    expect(parseList(stateFields(state).RateLimit!)[0]![0]).toBe('agents');
   });
 });

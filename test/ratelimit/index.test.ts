@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { makeHandler, send } from '../support/handler.ts';
 import { createRateLimit, RATE_LIMIT_DEFAULTS } from '../../src/ratelimit/index.ts';
 import type { CounterStore } from '../../src/ratelimit/store.ts';
+import { checkNetworkPolicies, NETWORK_POLICIES, awayFromWindowEdge } from '../support/ratelimit.ts';
 
 const request = (headers: Record<string, string> = {}) => new Request('https://api.example.com/api/v1', { headers });
 const quiet = () => {};
@@ -48,5 +50,23 @@ describe('the rate limit entry point', () => {
     expect(Number(verdict.headers['Retry-After'])).toBeGreaterThanOrEqual(1);
     expect(Number(verdict.headers['Retry-After'])).toBeLessThanOrEqual(5);
     expect(limit.failure()).toContain('connection refused');
+  });
+
+  it('counts a client of a listed network under its policy alone, named in every field, in memory', async () => {
+    await awayFromWindowEdge(3600);
+    const handler = await makeHandler({ rateLimit: { quota: 5, windowSeconds: 3600, policies: NETWORK_POLICIES } });
+    await checkNetworkPolicies((address) => send(handler, '/api/v1', { address }));
+    const outsider = await send(handler, '/api/v1', { address: '198.51.100.1' });
+    expect(outsider.headers.get('ratelimit-policy')).toBe('"default";q=5;w=3600');
+    expect(outsider.headers.get('x-ratelimit-remaining'), 'the first request of this client: the others counted apart').toBe('3');
+    await handler.close();
+  });
+});
+
+describe('policies given by an embedding app', () => {
+  it('are checked as RATE_LIMIT_POLICIES is, naming the bad entry', async () => {
+    const bad = [NETWORK_POLICIES[0]!, { name: 'lab', networks: ['10.0.0.0/33'], quota: 5, windowSeconds: 60 }];
+    await expect(createRateLimit({ policies: bad }, 0, quiet)).rejects.toThrow(/rateLimit\.policies\[1\]\.networks\[0\]: .*prefix length/);
+    await expect(createRateLimit({ policies: [{ ...NETWORK_POLICIES[0]!, name: 'default' }] }, 0, quiet)).rejects.toThrow(/rateLimit\.policies\[0\]\.name/);
   });
 });

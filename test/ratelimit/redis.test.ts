@@ -8,7 +8,7 @@ import type { Handler } from '../../src/handler.ts';
 import { createRedisStore } from '../../src/ratelimit/redis.ts';
 import { freePort, slowLink, startRedis, type RedisServer, type SlowLink } from '../support/redis.ts';
 import { closeHandlers, makeHandler, send } from '../support/handler.ts';
-import { awayFromWindowEdge, eventually, limits, sleep } from '../support/ratelimit.ts';
+import { awayFromWindowEdge, checkNetworkPolicies, eventually, limits, NETWORK_POLICIES, sleep } from '../support/ratelimit.ts';
 
 const WINDOW = 3600;
 const HEALTH_CLIENT = '192.0.2.250';
@@ -78,7 +78,7 @@ describe('Redis store shared by four instances', () => {
     client.on('error', () => {});
     await client.connect();
     try {
-      const key = `ratelimit:default:${windowStart}:${address}`;
+      const key = `ratelimit:${windowStart}:default:${address}`;
       expect(await client.get(key)).toBe('8');
       const ttl = await client.pTTL(key);
       expect(ttl).toBeGreaterThan(0);
@@ -96,6 +96,32 @@ describe('Redis store shared by four instances', () => {
     expect(preflight.status).toBe(204);
     expect(limits(preflight).remaining).toBe(24);
     expect(limits(await send(handlers[2]!, '/api/v1', { address })).remaining).toBe(23);
+  });
+});
+
+describe('per-network policies in Redis', () => {
+  let redis: RedisServer;
+  beforeAll(async () => {
+    redis = await startRedis();
+  });
+  afterAll(async () => {
+    await closeHandlers();
+    await redis?.dispose();
+  });
+
+  it('counts a listed network under its own policy across two instances, named in every field', async () => {
+    await awayFromWindowEdge(WINDOW);
+    const options = { rateLimit: { quota: 5, windowSeconds: WINDOW, redisUrl: redis.url(), policies: NETWORK_POLICIES } };
+    const instances = [await makeHandler(options), await makeHandler(options)];
+    let next = 0;
+    await checkNetworkPolicies((address) => send(instances[next++ % 2]!, '/api/v1', { address }));
+    // The counts are Redis's, one key per policy and client (or per policy, keyed by network).
+    const client = createClient({ url: redis.url() });
+    await client.connect();
+    const keys = await client.keys('ratelimit:*');
+    await client.destroy();
+    expect(keys.some((key) => key.endsWith(':agents:160.79.104.9'))).toBe(true);
+    expect(keys.some((key) => key.endsWith(':office:network'))).toBe(true);
   });
 });
 

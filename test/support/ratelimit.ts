@@ -12,10 +12,10 @@ export interface Limits {
 
 /**
  * Parses RateLimit-Policy and RateLimit as structured-field Lists (RFC 9651) and the X- headers as
- * integers, and checks that the five agree with each other: X-RateLimit-Limit is q, Remaining is r,
+ * integers, and checks that they name `policyName` and that the five agree with each other: X-RateLimit-Limit is q, Remaining is r,
  * and Reset is about now + t.
  */
-export function limits(response: Response): Limits {
+export function limits(response: Response, policyName = 'default'): Limits {
   const raw = (name: string) => {
     const value = response.headers.get(name);
     expect(value, `${name} header`).not.toBeNull();
@@ -49,8 +49,8 @@ export function limits(response: Response): Limits {
     remaining: integer('X-RateLimit-Remaining'),
     reset: integer('X-RateLimit-Reset'),
   };
-  expect(policy.name).toBe('default');
-  expect(rateLimit.name).toBe('default');
+  expect(policy.name).toBe(policyName);
+  expect(rateLimit.name, 'RateLimit names the policy RateLimit-Policy gives').toBe(policy.name);
   expect(policy.q).toBeGreaterThanOrEqual(1);
   expect(policy.w).toBeGreaterThanOrEqual(1);
   expect(result.limit, 'X-RateLimit-Limit equals q').toBe(policy.q);
@@ -87,4 +87,44 @@ export async function eventually(check: () => Promise<boolean>, deadlineMs = 10_
     if (Date.now() > deadline) return false;
     await sleep(everyMs);
   }
+}
+
+/** The per-network policies the policy tests configure, beside a `default` quota of 5 per hour. */
+export const NETWORK_POLICIES = [
+  { name: 'agents', networks: ['160.79.104.0/21', '2001:db8:a::/48'], quota: 3, windowSeconds: 3600 },
+  { name: 'office', networks: ['192.0.2.0/24'], quota: 2, windowSeconds: 3600, key: 'network' as const },
+];
+export const POLICY_ENV = { RATE_LIMIT_QUOTA: '5', RATE_LIMIT_WINDOW_SECONDS: '3600', RATE_LIMIT_POLICIES: JSON.stringify(NETWORK_POLICIES) };
+
+/**
+ * Walks NETWORK_POLICIES through `ask(address)`, a counted request from that client address on a
+ * fresh service: each client counts under its policy alone, its answers name that policy, its 429
+ * names it as the violated one; `key: "network"` shares one count; IPv4-mapped and NAT64
+ * addresses match IPv4 networks; everyone else stays under `default`.
+ */
+export async function checkNetworkPolicies(ask: (address: string) => Promise<Response>, outsider = '198.51.100.1'): Promise<void> {
+  const seen = async (address: string) => {
+    const response = await ask(address);
+    const parsed = limits(response, response.headers.get('ratelimit-policy')!.split(';')[0]!.replaceAll('"', ''));
+    const body = response.status === 429 ? await response.json() : (await response.arrayBuffer(), undefined);
+    return { status: response.status, policy: parsed.policy, name: parsed.rateLimit.name, remaining: parsed.remaining, violated: body?.['violated-policies'] };
+  };
+  const agents = [];
+  for (let i = 0; i < 4; i++) agents.push(await seen('160.79.104.9'));
+  expect(agents.map((answer) => [answer.status, answer.remaining])).toEqual([[200, 2], [200, 1], [200, 0], [429, 0]]);
+  for (const answer of agents) expect([answer.policy, answer.name]).toEqual([{ name: 'agents', q: 3, w: 3600 }, 'agents']);
+  expect(agents[3]!.violated).toEqual(['agents']);
+  // The same client written as NAT64 and IPv4-mapped addresses; another address of the range counts on its own.
+  expect(await seen('64:ff9b::a04f:6809')).toMatchObject({ status: 429, name: 'agents' });
+  expect(await seen('::ffff:160.79.104.9')).toMatchObject({ status: 429, name: 'agents' });
+  expect(await seen('160.79.111.254')).toMatchObject({ status: 200, name: 'agents', remaining: 2 });
+  expect(await seen('2001:db8:a:1::5')).toMatchObject({ status: 200, name: 'agents', remaining: 2 });
+
+  // A network-keyed policy: every address of it shares one count.
+  expect(await seen('192.0.2.1')).toMatchObject({ status: 200, name: 'office', remaining: 1, policy: { name: 'office', q: 2, w: 3600 } });
+  expect(await seen('64:ff9b::c000:207')).toMatchObject({ status: 200, name: 'office', remaining: 0 });
+  expect(await seen('192.0.2.200')).toMatchObject({ status: 429, name: 'office', violated: ['office'] });
+
+  // Everyone else: the default policy, untouched by the others' counts.
+  expect(await seen(outsider)).toMatchObject({ status: 200, name: 'default' });
 }
