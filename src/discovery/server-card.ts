@@ -6,9 +6,14 @@ import { MCP_PATH } from '../route.ts';
 import type { Product } from '../schemas.ts';
 import { SERVER_CARD_SCHEMA, SERVER_CARD_TEXT_MAX, type ServerCard } from './schemas.ts';
 
-/** Reverse-DNS of the base URL's host (`api.example.com` -> `com.example.api`), as the draft's `name` pattern admits. */
+/**
+ * Reverse-DNS of the base URL's host (`api.example.com` -> `com.example.api`), as the draft's `name`
+ * pattern admits; a host with no domain name (an IP address, `localhost`) is named `localhost`.
+ */
 export function serverCardName(base: string): string {
-  const host = new URL(base).hostname.split('.').reverse().join('.');
+  const { hostname } = new URL(base);
+  const named = hostname !== 'localhost' && !hostname.startsWith('[') && !/^[\d.]+$/.test(hostname);
+  const host = named ? hostname.split('.').reverse().join('.') : 'localhost';
   return `${host.replace(/[^a-zA-Z0-9.-]/g, '-')}/product-discovery`;
 }
 

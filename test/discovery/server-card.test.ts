@@ -80,10 +80,14 @@ describe('GET /mcp/server-card', () => {
 });
 
 describe('server card helpers', () => {
-  it('reverses the host into the name', () => {
+  it('reverses the host into the name; an IP address or localhost is named localhost (the contract)', () => {
     expect(serverCardName('https://discovery.example.com')).toBe('com.example.discovery/product-discovery');
-    expect(serverCardName('http://127.0.0.1:8787')).toBe('1.0.0.127/product-discovery');
+    expect(serverCardName('http://127.0.0.1:8787')).toBe('localhost/product-discovery');
+    expect(serverCardName('http://10.1.2.3')).toBe('localhost/product-discovery');
+    expect(serverCardName('http://[::1]:8787')).toBe('localhost/product-discovery');
+    expect(serverCardName('http://[2001:db8::1]')).toBe('localhost/product-discovery');
     expect(serverCardName('http://localhost:8787')).toBe('localhost/product-discovery');
+    expect(serverCardName('https://api.1.example.com')).toBe('com.example.1.api/product-discovery');
   });
 
   it('keeps short text, cuts long text at its first clause or else at a word', () => {
