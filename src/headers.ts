@@ -7,7 +7,8 @@
  */
 import type { DeprecationNotice } from './deprecation.ts';
 import { DOCS_CSP } from './docs/page.ts';
-import { allowOf, isV1Path, LINK_TARGETS, OPENAPI_PATH, type Route } from './route.ts';
+import { rootLinkHeader } from './discovery/root.ts';
+import { allowOf, isV1Path, LINK_TARGETS, OPENAPI_PATH, ROOT_PATH, type Route } from './route.ts';
 import type { ProblemCode } from './schemas.ts';
 
 /** Header fields as a plain record: the cheapest shape to copy and hand to `new Response` on most runtimes. */
@@ -138,6 +139,8 @@ const FIXED: Partial<Record<HeaderName, (at: Place) => string | undefined>> = {
 };
 
 function linkOf({ base, path, route, deprecation, docsPage }: Place): string {
+  // The root's links name each target's media type (discovery/root.ts), its service-desc link included.
+  if (path === ROOT_PATH) return rootLinkHeader(base, { docsPage });
   const links = [`<${base}${OPENAPI_PATH}>; rel="service-desc"`];
   if (deprecation && isV1Path(path)) links.push(deprecation.successorLink);
   for (const relation of route?.links ?? []) {

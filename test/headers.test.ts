@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { deprecationNotice } from '../src/deprecation.ts';
+import { rootLinkHeader } from '../src/discovery/root.ts';
 import { carriedHeaders, headerComponents, HEADERS, pathHeaders, type HeaderSettings } from '../src/headers.ts';
 import { ROUTES } from '../src/routes.ts';
 import { PROBLEM_CODES } from '../src/schemas.ts';
@@ -61,6 +62,15 @@ describe('the header rules', () => {
     expect(pathHeaders(settings, '/api/v1', route('/api/v1')).document.Link).toBe(`${SERVICE_DESC}, ${catalog}`);
     expect(pathHeaders(settings, '/.well-known/api-catalog', route('/.well-known/api-catalog')).document.Link).toBe(`${SERVICE_DESC}, ${catalog}`);
     expect(pathHeaders(settings, '/api/v1/product', route('/api/v1/product')).document.Link).toBe(SERVICE_DESC);
+  });
+
+  it('give the root the Link value of discovery/root.ts: every entry point with its media type, the docs page only while it is on', () => {
+    for (const docsPage of [true, false]) {
+      const root = pathHeaders({ ...settings, docsPage }, '/', route('/'));
+      expect(root.document.Link).toBe(rootLinkHeader(BASE, { docsPage }));
+      expect(root.problem('method_not_allowed').Link).toBe(rootLinkHeader(BASE, { docsPage }));
+    }
+    expect(pathHeaders(settings, '/', route('/')).document.Link).toContain(`<${BASE}/docs>; rel="service-doc"; type="text/html"`);
   });
 
   it('carry the deprecation under /api/v1 only, and only while one is announced', () => {
