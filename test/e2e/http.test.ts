@@ -24,6 +24,7 @@ import {
   tokens,
   type Reply,
 } from '../support/e2e.ts';
+import { DOCS_ASSETS } from '../../src/docs/assets.ts';
 import { PREFLIGHTS, WRONG_METHODS } from '../support/cases.ts';
 import { ENTRIES, ROOT, startEntry, type RunningEntry } from '../support/entries.ts';
 
@@ -132,6 +133,67 @@ const RESOURCES: Resource[] = [
       expect(body.remotes).toEqual([{ type: 'streamable-http', url: `${base}/mcp`, supportedProtocolVersions: expect.arrayContaining(['2026-07-28']) }]);
     },
   },
+  {
+    path: '/',
+    operation: '/',
+    cacheControl: 'public, max-age=60',
+    mediaTypes: JSON_TYPES,
+    check(body, base) {
+      expect(Object.values(body.links)).toEqual(expect.arrayContaining([`${base}/api/v1`, `${base}/docs`, `${base}/openapi.json`, `${base}/mcp`]));
+    },
+  },
+  {
+    path: '/robots.txt',
+    operation: '/robots.txt',
+    cacheControl: 'public, max-age=60',
+    mediaTypes: ['text/plain'],
+    text: true,
+    check(body) {
+      expect(body).toMatch(/^User-agent: \*$/m);
+      expect(body).toMatch(/^Content-Signal: /m);
+    },
+  },
+  {
+    path: '/llms-full.txt',
+    operation: '/llms-full.txt',
+    cacheControl: 'public, max-age=60',
+    mediaTypes: ['text/markdown'],
+    text: true,
+    check(body) {
+      expect(body).toMatch(new RegExp(`^# ${SAMPLE_FACTS.product.name}\n\n> `));
+      expect(body).toContain(SAMPLE_FACTS.product.reviewedOn);
+    },
+  },
+  {
+    path: '/.well-known/mcp/server-card.json',
+    operation: '/.well-known/mcp/server-card.json',
+    cacheControl: 'public, max-age=60',
+    mediaTypes: ['application/mcp-server-card+json'],
+    check(body, base) {
+      expect(body.remotes).toEqual([{ type: 'streamable-http', url: `${base}/mcp`, supportedProtocolVersions: expect.arrayContaining(['2026-07-28']) }]);
+    },
+  },
+  {
+    path: '/docs',
+    operation: '/docs',
+    cacheControl: 'public, max-age=60',
+    mediaTypes: ['text/html'],
+    text: true,
+    check(body) {
+      expect(body).toMatch(/^<!doctype html>/i);
+    },
+  },
+  // The page's files: fingerprinted names, so they may be kept for a year and never revalidated.
+  ...DOCS_ASSETS.map(({ path, contentType }) => ({
+    path,
+    operation: '/docs/{asset}',
+    cacheControl: 'public, max-age=31536000, immutable',
+    mediaTypes: [contentType.split(';')[0]!],
+    text: true,
+    check(body: string) {
+      expect(body.length).toBeGreaterThan(0);
+    },
+  })),
   ...Object.entries(PROBLEMS).map(([code, { status, title }]) => ({
     path: `/problems/${code}`,
     operation: '/problems/{code}',
@@ -300,7 +362,7 @@ describe.each(ENTRIES)('%s entry: HTTP contract', (runtime) => {
   });
 
   describe('unknown paths', () => {
-    it.each(['/api', '/api/', '/api/v2', '/api/v1/nope', '/api/v1/products', '/openapi.yaml', '/problems/nope', '/mcp/x', '/index.html', '/docs/', '/docs/nope.js', '//'])(
+    it.each(['/api', '/api/', '/api/v2', '/api/v1/nope', '/api/v1/products', '/openapi.yaml', '/problems/nope', '/mcp/x', '/index.html', '/docs/', '/docs/x', '/docs/nope.js', '//'])(
       'GET %s is the 404 api_route_not_found problem pointing at the OpenAPI document',
       async (path) => {
         const response = await send(url(path));
