@@ -143,7 +143,8 @@ function linkOf({ base, path, route, deprecation, docsPage }: Place): string {
   const links = [`<${base}${OPENAPI_PATH}>; rel="service-desc"`];
   if (deprecation && isV1Path(path)) links.push(deprecation.successorLink);
   for (const relation of route?.links ?? []) {
-    if (relation !== 'service-doc' || docsPage) links.push(`<${base}${LINK_TARGETS[relation]}>; rel="${relation}"`);
+    const { path: target, type } = LINK_TARGETS[relation];
+    if (relation !== 'service-doc' || docsPage) links.push(`<${base}${target}>; rel="${relation}"; type="${type}"`);
   }
   return links.join(', ');
 }

@@ -66,8 +66,16 @@ interface Variant {
 
 const NOT_FOR_304 = new Set(['Content-Type', 'Content-Length', 'Content-Encoding']);
 
-async function strongEtag(body: Uint8Array<ArrayBuffer>): Promise<string> {
-  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', body));
+/**
+ * RFC 9110 section 8.8.3: a strong ETag is unique across the resource's representations, so the same
+ * bytes in another media type (the product's Markdown as text/plain) get another tag.
+ */
+async function strongEtag(body: Uint8Array<ArrayBuffer>, contentType = ''): Promise<string> {
+  const type = encoder.encode(`${contentType}\n`);
+  const typed = new Uint8Array(type.byteLength + body.byteLength);
+  typed.set(type);
+  typed.set(body, type.byteLength);
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', typed));
   return `"${btoa(String.fromCharCode(...digest.subarray(0, 18))).replace(/\+/g, '-').replace(/\//g, '_')}"`;
 }
 
@@ -76,13 +84,15 @@ async function gzip(body: Uint8Array<ArrayBuffer>): Promise<Uint8Array<ArrayBuff
   return new Uint8Array(await new Response(stream).arrayBuffer());
 }
 
-const bytesOf = (value: unknown) => (typeof value === 'string' ? encoder.encode(value) : jsonBytes(value));
+/** Bytes (a docs page file) are served as they are, text as UTF-8, anything else as JSON. */
+const bytesOf = (value: unknown): Uint8Array<ArrayBuffer> =>
+  value instanceof Uint8Array ? (value as Uint8Array<ArrayBuffer>) : typeof value === 'string' ? encoder.encode(value) : jsonBytes(value);
 
 // RFC 9110 section 9.3.2: HEAD carries the headers GET would, so Content-Length is the GET body's length.
 const withLength = (headers: HeaderRecord, body: Uint8Array) => mergeHeaders(headers, { 'Content-Length': String(body.byteLength) });
 
 async function documentVariant(body: Uint8Array<ArrayBuffer>, headers: HeaderRecord, assembly: HeaderAssembly): Promise<Variant> {
-  const etag = await strongEtag(body);
+  const etag = await strongEtag(body, headers['Content-Type']);
   const full = mergeHeaders(withLength(headers, body), { ETag: etag });
   const notModified: HeaderRecord = {};
   for (const name in full) if (!NOT_FOR_304.has(name)) notModified[name] = full[name]!;

@@ -51,9 +51,14 @@ export type Builder = (context: BuildContext, params: Record<string, string>) =>
 
 /**
  * RFC 8288 relations a route's answers link to besides `service-desc`, each with the path it points
- * at: the API catalog (RFC 9727 section 3), the docs page (RFC 8631) and the MCP server card.
+ * at and the media type found there: the API catalog (RFC 9727 section 3), the docs page (RFC 8631)
+ * and the MCP server card.
  */
-export const LINK_TARGETS = { 'api-catalog': API_CATALOG_PATH, 'service-doc': DOCS_PATH, describedby: SERVER_CARD_PATH } as const;
+export const LINK_TARGETS = {
+  'api-catalog': { path: API_CATALOG_PATH, type: 'application/linkset+json' },
+  'service-doc': { path: DOCS_PATH, type: 'text/html' },
+  describedby: { path: SERVER_CARD_PATH, type: 'application/mcp-server-card+json' },
+} as const;
 export type LinkRelation = keyof typeof LINK_TARGETS;
 
 /** Another representation of a document, chosen by the request's Accept (RFC 9110 section 12.5.1). */

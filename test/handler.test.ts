@@ -4,6 +4,8 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { factsJsonSchema } from '../src/facts-schema.ts';
 import type { Handler } from '../src/handler.ts';
+import { DOCS_ASSETS } from '../src/docs/assets.ts';
+import { DOCS_ASSET_TEXT } from '../src/docs/generated/bodies.ts';
 import { PROBLEM_CODES } from '../src/schemas.ts';
 import { PREFLIGHTS, WRONG_METHODS } from './support/cases.ts';
 import { BASE, closeHandlers, get, makeHandler, sampleFacts } from './support/handler.ts';
@@ -133,6 +135,20 @@ describe('handler', () => {
   it.each(PROBLEM_CODES)('describes the problem type %s at its type URI', async (code) => {
     const body = await (await handle(get(`/problems/${code}`))).json();
     expect(body).toMatchObject({ type: `${BASE}/problems/${code}`, code });
+  });
+
+  it.each(DOCS_ASSETS.map((asset) => [asset.path, asset] as const))('serves %s byte for byte as its file, with its type', async (path, asset) => {
+    const response = await handle(get(path));
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe(asset.contentType);
+    expect(await response.text()).toBe(DOCS_ASSET_TEXT[asset.file]);
+  });
+
+  it('gives the product in JSON, Markdown and plain text three ETags', async () => {
+    const etags = await Promise.all(
+      ['application/json', 'text/markdown', 'text/plain'].map(async (accept) => (await handle(get('/api/v1/product', { headers: { accept } }))).headers.get('etag')),
+    );
+    expect(new Set(etags).size).toBe(3);
   });
 
   it('sends the OpenAPI document gzip-coded when accepted, with its own ETag', async () => {

@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { deprecationNotice } from '../src/deprecation.ts';
+import LinkHeader from 'http-link-header';
+import { buildRoot } from '../src/discovery/root.ts';
 import { carriedHeaders, headerComponents, HEADERS, pathHeaders, type HeaderSettings } from '../src/headers.ts';
 import { ROUTES } from '../src/routes.ts';
 import { PROBLEM_CODES } from '../src/schemas.ts';
+import { sampleFacts } from './support/handler.ts';
 
 const BASE = 'https://api.example.com';
 const route = (path: string) => ROUTES.find((candidate) => candidate.path === path)!;
@@ -57,17 +60,47 @@ describe('the header rules', () => {
   });
 
   it('link the API and the catalog to the catalog (RFC 9727 section 3), and nothing else', () => {
-    const catalog = `<${BASE}/.well-known/api-catalog>; rel="api-catalog"`;
+    const catalog = `<${BASE}/.well-known/api-catalog>; rel="api-catalog"; type="application/linkset+json"`;
     expect(pathHeaders(settings, '/api/v1', route('/api/v1')).document.Link).toBe(`${SERVICE_DESC}, ${catalog}`);
     expect(pathHeaders(settings, '/.well-known/api-catalog', route('/.well-known/api-catalog')).document.Link).toBe(`${SERVICE_DESC}, ${catalog}`);
     expect(pathHeaders(settings, '/api/v1/product', route('/api/v1/product')).document.Link).toBe(SERVICE_DESC);
+  });
+
+  describe('the root\'s Link field (RFC 8288), read by a parser', () => {
+    const parsed = (docsPage: boolean) => LinkHeader.parse(pathHeaders({ ...settings, docsPage }, '/', route('/')).document.Link!);
+
+    it('links the catalog, the OpenAPI document, the docs page and the server card, each but the first with its type', () => {
+      const links = parsed(true);
+      const one = (rel: string) => {
+        const refs = links.rel(rel);
+        expect(refs, rel).toHaveLength(1);
+        return { uri: refs[0]!.uri, type: refs[0]!.type };
+      };
+      expect(one('service-desc')).toEqual({ uri: `${BASE}/openapi.json`, type: undefined });
+      expect(one('api-catalog')).toEqual({ uri: `${BASE}/.well-known/api-catalog`, type: 'application/linkset+json' });
+      expect(one('service-doc')).toEqual({ uri: `${BASE}/docs`, type: 'text/html' });
+      expect(one('describedby')).toEqual({ uri: `${BASE}/mcp/server-card`, type: 'application/mcp-server-card+json' });
+      expect(links.refs).toHaveLength(4);
+    });
+
+    it('has no service-doc while the docs page is off, on every answer of the root', () => {
+      expect(parsed(false).rel('service-doc')).toEqual([]);
+      expect(parsed(false).refs.map((ref) => ref.rel).sort()).toEqual(['api-catalog', 'describedby', 'service-desc']);
+      const off = pathHeaders({ ...settings, docsPage: false }, '/', route('/'));
+      expect(off.problem('method_not_allowed').Link).toBe(off.document.Link);
+    });
+
+    it('names the same targets as the body', () => {
+      const root = buildRoot(BASE, sampleFacts(), { docsPage: true });
+      expect(Object.values(root.links)).toEqual(expect.arrayContaining(parsed(true).refs.map((ref) => ref.uri)));
+    });
   });
 
   it('carry the deprecation under /api/v1 only, and only while one is announced', () => {
     const v1 = pathHeaders(deprecated, '/api/v1', route('/api/v1')).document;
     expect(v1.Deprecation).toBe(`@${Date.parse('2027-01-01') / 1000}`);
     expect(v1.Sunset).toBe('Thu, 01 Jul 2027 00:00:00 GMT');
-    expect(v1.Link).toBe(`${SERVICE_DESC}, <${BASE}/api/v2>; rel="successor-version", <${BASE}/.well-known/api-catalog>; rel="api-catalog"`);
+    expect(v1.Link).toBe(`${SERVICE_DESC}, <${BASE}/api/v2>; rel="successor-version", <${BASE}/.well-known/api-catalog>; rel="api-catalog"; type="application/linkset+json"`);
     expect(pathHeaders(deprecated, '/api/v1/nope').problem('api_route_not_found').Deprecation).toBeDefined();
     expect(pathHeaders(deprecated, '/openapi.json', route('/openapi.json')).document.Deprecation).toBeUndefined();
     expect(pathHeaders(settings, '/api/v1', route('/api/v1')).document.Deprecation).toBeUndefined();

@@ -31,6 +31,21 @@ describe('prepare', () => {
     expect(rep.identity.headers['Content-Type']).toBe('text/markdown; charset=utf-8');
   });
 
+  it('serves bytes as they are (a docs page file), not as JSON', async () => {
+    const bytes = new TextEncoder().encode('body{margin:0}\n');
+    const rep = await prepare(bytes, { contentType: 'text/css; charset=utf-8', cacheControl: 'public, max-age=31536000, immutable', fixed });
+    expect(rep.identity.body).toEqual(bytes);
+    expect(rep.identity.headers['Content-Length']).toBe(String(bytes.byteLength));
+  });
+
+  it('gives the same bytes in another media type another ETag (RFC 9110 section 8.8.3), the same in the same type the same', async () => {
+    const markdown = await prepare('# Title\n', { contentType: 'text/markdown; charset=utf-8', cacheControl: 'no-store', fixed });
+    const plain = await prepare('# Title\n', { contentType: 'text/plain; charset=utf-8', cacheControl: 'no-store', fixed });
+    const again = await prepare('# Title\n', { contentType: 'text/markdown; charset=utf-8', cacheControl: 'public, max-age=60', fixed });
+    expect(plain.identity.etag).not.toBe(markdown.identity.etag);
+    expect(again.identity.etag).toBe(markdown.identity.etag);
+  });
+
   it('adds a gzip representation with its own ETag (RFC 9110 section 8.8.3) to a large body', async () => {
     const rep = await prepare(large, { cacheControl: 'public, max-age=60', fixed });
     expect(rep.gzip).toBeDefined();

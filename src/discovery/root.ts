@@ -1,11 +1,11 @@
 /**
  * @module The host's root (`GET /`): where a client given only the host finds everything. A small
- * JSON document linking every entry point, and the same as `Link` header fields (RFC 8288) for a
- * client that reads only headers.
+ * JSON document linking every entry point; its `Link` header fields (RFC 8288), for a client that
+ * reads only headers, are the route table's `links` (see headers.ts).
  */
 import { API_CATALOG_PATH, API_PATH, DOCS_PATH, LLMS_FULL_PATH, LLMS_PATH, MCP_PATH, OPENAPI_PATH, SERVER_CARD_PATH } from '../route.ts';
 import type { Product } from '../schemas.ts';
-import { SERVER_CARD_TYPE, type RootDocument } from './schemas.ts';
+import type { RootDocument } from './schemas.ts';
 
 export function buildRoot(base: string, facts: Product, { docsPage }: { docsPage: boolean }): RootDocument {
   return {
@@ -22,18 +22,4 @@ export function buildRoot(base: string, facts: Product, { docsPage }: { docsPage
       mcpServerCard: `${base}${SERVER_CARD_PATH}`,
     },
   };
-}
-
-/**
- * The root's `Link` field value: the API catalog (RFC 9727 section 3), the OpenAPI document and the
- * docs page (RFC 8631 service-desc, service-doc) and the MCP server card (describedby, W3C POWDER's
- * relation in the IANA registry). It replaces, not adds to, the service-desc link every answer carries.
- */
-export function rootLinkHeader(base: string, { docsPage }: { docsPage: boolean }): string {
-  return [
-    `<${base}${API_CATALOG_PATH}>; rel="api-catalog"; type="application/linkset+json"`,
-    `<${base}${OPENAPI_PATH}>; rel="service-desc"; type="application/json"`,
-    ...(docsPage ? [`<${base}${DOCS_PATH}>; rel="service-doc"; type="text/html"`] : []),
-    `<${base}${SERVER_CARD_PATH}>; rel="describedby"; type="${SERVER_CARD_TYPE}"`,
-  ].join(', ');
 }

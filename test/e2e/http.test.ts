@@ -7,34 +7,29 @@ import { gunzipSync } from 'node:zlib';
 import { parseItem } from 'structured-headers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  ENTITY_TAG,
+  expectCacheControl,
   expectEveryResponseHeaders,
+  expectHeadMatchesGet,
   expectMediaType,
+  expectProblem,
+  inOneWindow,
   openApiValidator,
   parseLinks,
+  PROBLEMS,
   rateLimit,
   send,
   sendRaw,
+  strings,
   tokens,
   type Reply,
 } from '../support/e2e.ts';
+import { DOCS_ASSETS } from '../../src/docs/assets.ts';
 import { PREFLIGHTS, WRONG_METHODS } from '../support/cases.ts';
 import { ENTRIES, ROOT, startEntry, type RunningEntry } from '../support/entries.ts';
 
 const QUOTA = 1_000_000;
 const SAMPLE_FACTS = JSON.parse(readFileSync(`${ROOT}src/sample-facts.json`, 'utf8'));
-
-/** The problem types of the contract's error table. */
-const PROBLEMS: Record<string, { status: number; title: string }> = {
-  api_route_not_found: { status: 404, title: 'API route not found' },
-  method_not_allowed: { status: 405, title: 'Method not allowed' },
-  not_acceptable: { status: 406, title: 'Not acceptable' },
-  payload_too_large: { status: 413, title: 'Payload too large' },
-  unsupported_media_type: { status: 415, title: 'Unsupported media type' },
-  origin_not_allowed: { status: 403, title: 'Origin not allowed' },
-  rate_limited: { status: 429, title: 'Too many requests' },
-  internal_error: { status: 500, title: 'Internal error' },
-  service_unavailable: { status: 503, title: 'Service unavailable' },
-};
 
 const JSON_TYPES = ['application/json'];
 const OPENAPI_TYPES = ['application/json', 'application/openapi+json'];
@@ -48,14 +43,6 @@ interface Resource {
   /** The body is text, not JSON. */
   text?: boolean;
   check(body: any, base: string, headers: Record<string, string>): void;
-}
-
-/** Every string in a JSON value, so the index can be checked for its links without fixing its layout. */
-function strings(value: unknown): string[] {
-  if (typeof value === 'string') return [value];
-  if (Array.isArray(value)) return value.flatMap(strings);
-  if (value && typeof value === 'object') return Object.values(value).flatMap(strings);
-  return [];
 }
 
 const RESOURCES: Resource[] = [
@@ -121,7 +108,7 @@ const RESOURCES: Resource[] = [
     mediaTypes: ['application/linkset+json'],
     check(body, base, headers) {
       expect(headers['content-type']).toBe('application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"');
-      expect(parseLinks(headers['link'])).toContainEqual({ uri: `${base}/.well-known/api-catalog`, params: { rel: 'api-catalog' } });
+      expect(parseLinks(headers['link'])).toContainEqual({ uri: `${base}/.well-known/api-catalog`, params: { rel: 'api-catalog', type: 'application/linkset+json' } });
       expect(body.linkset[0].anchor).toBe(`${base}/api/v1`);
       expect(body.linkset[0]['service-desc']).toEqual([{ href: `${base}/openapi.json`, type: 'application/json' }]);
     },
@@ -146,6 +133,67 @@ const RESOURCES: Resource[] = [
       expect(body.remotes).toEqual([{ type: 'streamable-http', url: `${base}/mcp`, supportedProtocolVersions: expect.arrayContaining(['2026-07-28']) }]);
     },
   },
+  {
+    path: '/',
+    operation: '/',
+    cacheControl: 'public, max-age=60',
+    mediaTypes: JSON_TYPES,
+    check(body, base) {
+      expect(Object.values(body.links)).toEqual(expect.arrayContaining([`${base}/api/v1`, `${base}/docs`, `${base}/openapi.json`, `${base}/mcp`]));
+    },
+  },
+  {
+    path: '/robots.txt',
+    operation: '/robots.txt',
+    cacheControl: 'public, max-age=60',
+    mediaTypes: ['text/plain'],
+    text: true,
+    check(body) {
+      expect(body).toMatch(/^User-agent: \*$/m);
+      expect(body).toMatch(/^Content-Signal: /m);
+    },
+  },
+  {
+    path: '/llms-full.txt',
+    operation: '/llms-full.txt',
+    cacheControl: 'public, max-age=60',
+    mediaTypes: ['text/markdown'],
+    text: true,
+    check(body) {
+      expect(body).toMatch(new RegExp(`^# ${SAMPLE_FACTS.product.name}\n\n> `));
+      expect(body).toContain(SAMPLE_FACTS.product.reviewedOn);
+    },
+  },
+  {
+    path: '/.well-known/mcp/server-card.json',
+    operation: '/.well-known/mcp/server-card.json',
+    cacheControl: 'public, max-age=60',
+    mediaTypes: ['application/mcp-server-card+json'],
+    check(body, base) {
+      expect(body.remotes).toEqual([{ type: 'streamable-http', url: `${base}/mcp`, supportedProtocolVersions: expect.arrayContaining(['2026-07-28']) }]);
+    },
+  },
+  {
+    path: '/docs',
+    operation: '/docs',
+    cacheControl: 'public, max-age=60',
+    mediaTypes: ['text/html'],
+    text: true,
+    check(body) {
+      expect(body).toMatch(/^<!doctype html>/i);
+    },
+  },
+  // The page's files: fingerprinted names, so they may be kept for a year and never revalidated.
+  ...DOCS_ASSETS.map(({ path, contentType }) => ({
+    path,
+    operation: '/docs/{asset}',
+    cacheControl: 'public, max-age=31536000, immutable',
+    mediaTypes: [contentType.split(';')[0]!],
+    text: true,
+    check(body: string) {
+      expect(body.length).toBeGreaterThan(0);
+    },
+  })),
   ...Object.entries(PROBLEMS).map(([code, { status, title }]) => ({
     path: `/problems/${code}`,
     operation: '/problems/{code}',
@@ -156,49 +204,6 @@ const RESOURCES: Resource[] = [
     },
   })),
 ];
-
-function directives(cacheControl: string | undefined): string[] {
-  return tokens(cacheControl).sort();
-}
-
-function expectCacheControl(headers: Record<string, string>, expected: string) {
-  expect(directives(headers['cache-control']), 'Cache-Control').toEqual(directives(expected));
-}
-
-/** RFC 9110 section 8.8.3: an entity tag, strong or weak. */
-const ENTITY_TAG = /^(W\/)?"[\x21\x23-\x7e\x80-\xff]*"$/;
-
-/** A HEAD answer carries no body and a Content-Length equal to the GET body's length, or none (RFC 9110 section 8.6). */
-function expectHeadMatchesGet(head: Reply, get: Reply) {
-  expect(head.body.byteLength, 'a HEAD answer has no body').toBe(0);
-  const length = head.headers['content-length'];
-  if (get.body.byteLength > 0) expect(length, 'Content-Length on a HEAD of a non-empty resource').not.toBe('0');
-  if (length !== undefined) expect(length, 'HEAD Content-Length equals the GET body length').toBe(String(get.body.byteLength));
-}
-
-function expectProblem(response: Reply, base: string, code: string, validate: ReturnType<typeof openApiValidator>) {
-  const { status, title } = PROBLEMS[code]!;
-  expect(response.status).toBe(status);
-  expectMediaType(response.headers, 'application/problem+json');
-  expectCacheControl(response.headers, 'no-store');
-  const body = response.json();
-  validate.schema('Problem', body);
-  expect(body).toMatchObject({ type: `${base}/problems/${code}`, title, status, code });
-  expect(typeof body.detail).toBe('string');
-  expect(typeof body.resolution).toBe('string');
-  // Nothing internal in a body: no stack trace, no file path.
-  expect(response.text()).not.toMatch(/\bat \S+ \(|\.ts:\d+|\/work\/|node_modules|file:\/\//);
-  return body;
-}
-
-/** Runs `steps` until all the answers it returns fall in one rate-limit window (a window may end mid-way). */
-async function inOneWindow<T extends Reply[]>(steps: () => Promise<T>): Promise<T> {
-  for (let attempt = 0; ; attempt++) {
-    const replies = await steps();
-    const windows = new Set(replies.map((reply) => reply.headers['x-ratelimit-reset']));
-    if (windows.size === 1 || attempt === 3) return replies;
-  }
-}
 
 describe.each(ENTRIES)('%s entry: HTTP contract', (runtime) => {
   let server: RunningEntry;
@@ -357,7 +362,7 @@ describe.each(ENTRIES)('%s entry: HTTP contract', (runtime) => {
   });
 
   describe('unknown paths', () => {
-    it.each(['/api', '/api/', '/api/v2', '/api/v1/nope', '/api/v1/products', '/openapi.yaml', '/problems/nope', '/mcp/x', '/index.html', '/docs/', '/docs/nope.js', '//'])(
+    it.each(['/api', '/api/', '/api/v2', '/api/v1/nope', '/api/v1/products', '/openapi.yaml', '/problems/nope', '/mcp/x', '/index.html', '/docs/', '/docs/x', '/docs/nope.js', '//'])(
       'GET %s is the 404 api_route_not_found problem pointing at the OpenAPI document',
       async (path) => {
         const response = await send(url(path));

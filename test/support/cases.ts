@@ -1,7 +1,12 @@
 /**
  * The request cases the in-process and end-to-end tests share, written out by hand (not derived
- * from the route table) so that a change to the table shows up here.
+ * from the route table) so that a change to the table shows up here. The one exception is a docs
+ * page file, whose name carries a hash of its content: it is taken from the asset list.
  */
+import { DOCS_ASSETS } from '../../src/docs/assets.ts';
+
+/** A file of the docs page (its fingerprinted path). */
+const DOCS_ASSET = DOCS_ASSETS[0]!.path;
 
 const GET = 'GET, HEAD, OPTIONS';
 const POST = 'POST, OPTIONS';
@@ -19,6 +24,12 @@ export const WRONG_METHODS: [method: string, path: string, allow: string][] = [
   ['DELETE', '/mcp/server-card', GET],
   ['GET', '/mcp', POST],
   ['DELETE', '/mcp', POST],
+  ['POST', '/', GET],
+  ['PUT', '/robots.txt', GET],
+  ['DELETE', '/llms-full.txt', GET],
+  ['POST', '/.well-known/mcp/server-card.json', GET],
+  ['POST', '/docs', GET],
+  ['PUT', DOCS_ASSET, GET],
 ];
 
 /** Every kind of known path a browser may preflight, and the methods its answer allows. */
@@ -31,4 +42,10 @@ export const PREFLIGHTS: [path: string, allow: string][] = [
   ['/.well-known/api-catalog', GET],
   ['/llms.txt', GET],
   ['/mcp/server-card', GET],
+  ['/', GET],
+  ['/robots.txt', GET],
+  ['/llms-full.txt', GET],
+  ['/.well-known/mcp/server-card.json', GET],
+  ['/docs', GET],
+  [DOCS_ASSET, GET],
 ];

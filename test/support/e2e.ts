@@ -1,7 +1,8 @@
 /**
  * HTTP helpers for the end-to-end tests: a plain node:http client (no automatic Accept-Encoding,
  * no transparent decompression), a raw-socket client that sees every byte a HEAD answer sends,
- * the header checks every response must pass, and the served OpenAPI document as a validator.
+ * the header checks every response must pass, the contract's problem answers, and the served OpenAPI
+ * document as a validator.
  */
 import { request as httpRequest, type OutgoingHttpHeaders } from 'node:http';
 import { connect } from 'node:net';
@@ -279,3 +280,67 @@ export function openApiValidator(document: any) {
 }
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The problem types of the contract's error table. */
+export const PROBLEMS: Record<string, { status: number; title: string }> = {
+  api_route_not_found: { status: 404, title: 'API route not found' },
+  method_not_allowed: { status: 405, title: 'Method not allowed' },
+  not_acceptable: { status: 406, title: 'Not acceptable' },
+  payload_too_large: { status: 413, title: 'Payload too large' },
+  unsupported_media_type: { status: 415, title: 'Unsupported media type' },
+  origin_not_allowed: { status: 403, title: 'Origin not allowed' },
+  rate_limited: { status: 429, title: 'Too many requests' },
+  internal_error: { status: 500, title: 'Internal error' },
+  service_unavailable: { status: 503, title: 'Service unavailable' },
+};
+
+/** Every string in a JSON value, so the index can be checked for its links without fixing its layout. */
+export function strings(value: unknown): string[] {
+  if (typeof value === 'string') return [value];
+  if (Array.isArray(value)) return value.flatMap(strings);
+  if (value && typeof value === 'object') return Object.values(value).flatMap(strings);
+  return [];
+}
+
+function directives(cacheControl: string | undefined): string[] {
+  return tokens(cacheControl).sort();
+}
+
+export function expectCacheControl(headers: Record<string, string>, expected: string) {
+  expect(directives(headers['cache-control']), 'Cache-Control').toEqual(directives(expected));
+}
+
+/** RFC 9110 section 8.8.3: an entity tag, strong or weak. */
+export const ENTITY_TAG = /^(W\/)?"[\x21\x23-\x7e\x80-\xff]*"$/;
+
+/** A HEAD answer carries no body and a Content-Length equal to the GET body's length, or none (RFC 9110 section 8.6). */
+export function expectHeadMatchesGet(head: Reply, get: Reply) {
+  expect(head.body.byteLength, 'a HEAD answer has no body').toBe(0);
+  const length = head.headers['content-length'];
+  if (get.body.byteLength > 0) expect(length, 'Content-Length on a HEAD of a non-empty resource').not.toBe('0');
+  if (length !== undefined) expect(length, 'HEAD Content-Length equals the GET body length').toBe(String(get.body.byteLength));
+}
+
+export function expectProblem(response: Reply, base: string, code: string, validate: ReturnType<typeof openApiValidator>) {
+  const { status, title } = PROBLEMS[code]!;
+  expect(response.status).toBe(status);
+  expectMediaType(response.headers, 'application/problem+json');
+  expectCacheControl(response.headers, 'no-store');
+  const body = response.json();
+  validate.schema('Problem', body);
+  expect(body).toMatchObject({ type: `${base}/problems/${code}`, title, status, code });
+  expect(typeof body.detail).toBe('string');
+  expect(typeof body.resolution).toBe('string');
+  // Nothing internal in a body: no stack trace, no file path.
+  expect(response.text()).not.toMatch(/\bat \S+ \(|\.ts:\d+|\/work\/|node_modules|file:\/\//);
+  return body;
+}
+
+/** Runs `steps` until all the answers it returns fall in one rate-limit window (a window may end mid-way). */
+export async function inOneWindow<T extends Reply[]>(steps: () => Promise<T>): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    const replies = await steps();
+    const windows = new Set(replies.map((reply) => reply.headers['x-ratelimit-reset']));
+    if (windows.size === 1 || attempt === 3) return replies;
+  }
+}
