@@ -17,7 +17,7 @@ import { withDefaults } from './defaults.ts';
 import { deprecationNotice, type Deprecation } from './deprecation.ts';
 import { CONTENT_SIGNAL_DEFAULT } from './discovery/robots.ts';
 import type { HeaderRecord } from './headers.ts';
-import { pathOf, respond, type HeaderAssembly } from './http.ts';
+import { discard, pathOf, respond, unreadBody, type HeaderAssembly } from './http.ts';
 import { InFlight } from './in-flight.ts';
 import { errorField, jsonLinesLogger, type Logger } from './log.ts';
 import { MCP_DEFAULTS, type McpOptions } from './mcp/endpoint.ts';
@@ -129,10 +129,14 @@ export async function createHandler(options: HandlerOptions): Promise<Handler> {
     }
   }
 
-  /** A problem answer: prepared once per path, or for this request when it carries members of its own. */
-  function problem(request: Request, target: Target, code: ProblemCode, limits: HeaderRecord, members?: ProblemMembers): Response {
+  /**
+   * A problem answer: prepared once per path, or for this request when it carries members of its own.
+   * What is left of a refused request's body is read first (see `discard`).
+   */
+  function problem(request: Request, target: Target, code: ProblemCode, limits: HeaderRecord, members?: ProblemMembers): Response | Promise<Response> {
     const prepared = members ? prepareProblem(base, code, target.headers.problem(code), { members }) : target.problem(code);
-    return respond(request, prepared, limits);
+    const body = unreadBody(request);
+    return body ? discard(body).then(() => respond(request, prepared, limits)) : respond(request, prepared, limits);
   }
 
   const serve = options.accessLog ? withAccessLog(answer, log, rateLimit.keyOf) : answer;

@@ -13,6 +13,37 @@ export function jsonBytes(value: unknown): Uint8Array<ArrayBuffer> {
   return encoder.encode(JSON.stringify(value));
 }
 
+/**
+ * How much of a refused request's body is read and dropped before the refusal goes out. Answering
+ * while the client still sends made Bun reset the connection (EPIPE at the client, no answer read),
+ * and workerd closes a kept-alive connection whose request body was left unread, resetting the
+ * client's next request on it. Past this the client sends far more than any request here takes.
+ */
+const DISCARD_BYTES = 4 * 1024 * 1024;
+const DISCARD_MS = 5_000;
+
+/** Reads and drops what is left of `body`, up to DISCARD_BYTES and DISCARD_MS. */
+export async function discard(body: ReadableStream<Uint8Array>, alreadyRead = 0): Promise<void> {
+  const reader = body.getReader();
+  const timer = setTimeout(() => reader.cancel().catch(() => {}), DISCARD_MS);
+  try {
+    for (let size = alreadyRead; size <= DISCARD_BYTES; ) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      size += value.byteLength;
+    }
+    await reader.cancel();
+  } catch {
+    // The client went away or the time ran out: answer anyway.
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** A request body nothing has read yet (a refusal reads it before answering, see DISCARD_BYTES). */
+export const unreadBody = (request: Request): ReadableStream<Uint8Array> | undefined =>
+  request.body && !request.bodyUsed ? request.body : undefined;
+
 /** The path of a request URL, which the Request constructor has already normalised, without a URL object. */
 export function pathOf(url: string): string {
   const start = url.indexOf('/', url.indexOf('//') + 2);

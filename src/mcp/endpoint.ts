@@ -8,7 +8,7 @@
 import { mergeHeaders, type HeaderRecord, type PathHeaders } from '../headers.ts';
 import type { ProblemCode, Product } from '../schemas.ts';
 import { serveBatch } from './batch.ts';
-import { drain, forSdk, parseBody, readBounded, refusalOf } from './gate.ts';
+import { forSdk, parseBody, readBounded, refusalOf } from './gate.ts';
 import { ReplayCache } from './replay.ts';
 import type { McpResource } from './resources.ts';
 
@@ -61,11 +61,9 @@ export function createMcpHttpEndpoint(
   }
 
   return async (request, headers, limits) => {
+    // A refusal is answered as a problem, which reads what is left of the body first (see http.ts).
     const refused = refusalOf(request, allowedOrigins);
-    if (refused) {
-      await drain(request);
-      return refused;
-    }
+    if (refused) return refused;
     const text = await readBounded(request, maxBodyBytes);
     if (text === undefined) return 'payload_too_large';
     const body = parseBody(text);

@@ -5,14 +5,7 @@
 import { originAllowed } from '../cors.ts';
 import { admitsJson, isJsonMediaType } from '../negotiation.ts';
 import type { ProblemCode } from '../schemas.ts';
-
-/**
- * How much of a refused body is read and dropped before the 413 goes out. Answering while the
- * client still sends made Bun reset the connection (EPIPE at the client, no 413 read); past this
- * the client is sending far more than any MCP message, and the connection may drop.
- */
-const DISCARD_BYTES = 4 * 1024 * 1024;
-const DISCARD_MS = 5_000;
+import { discard } from '../http.ts';
 
 /** The refusal a request earns by its headers alone, before its body is read. */
 export function refusalOf(request: Request, allowedOrigins: readonly string[]): ProblemCode | undefined {
@@ -20,33 +13,6 @@ export function refusalOf(request: Request, allowedOrigins: readonly string[]): 
   if (!admitsJson(request.headers.get('accept'))) return 'not_acceptable';
   if (!isJsonMediaType(request.headers.get('content-type'))) return 'unsupported_media_type';
   return undefined;
-}
-
-/** Reads and drops what is left of `body`, up to DISCARD_BYTES and DISCARD_MS. */
-async function discard(body: ReadableStream<Uint8Array>, alreadyRead = 0): Promise<void> {
-  const reader = body.getReader();
-  const timer = setTimeout(() => reader.cancel().catch(() => {}), DISCARD_MS);
-  try {
-    for (let size = alreadyRead; size <= DISCARD_BYTES; ) {
-      const { done, value } = await reader.read();
-      if (done) return;
-      size += value.byteLength;
-    }
-    await reader.cancel();
-  } catch {
-    // The client went away or the time ran out: answer anyway.
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-/**
- * Reads what arrives of a refused request's body (bounded), for the refusal to go out after it:
- * workerd closes a keep-alive connection whose request body was left unread, and a client already
- * sending its next request on it gets a reset.
- */
-export async function drain(request: Request): Promise<void> {
-  if (request.body) await discard(request.body);
 }
 
 /** Reads at most `limit` bytes; a longer body is refused (undefined) without being buffered whole. */
@@ -57,10 +23,8 @@ export async function readBounded(request: Request, limit: number): Promise<stri
     return request.text();
   }
   if (!request.body) return '';
-  if (declared !== null) {
-    if (Number(declared) <= DISCARD_BYTES) await discard(request.body);
-    return undefined;
-  }
+  // Declared too long: refused unread, and the problem answer reads what it can of it first.
+  if (declared !== null) return undefined;
   const chunks: Uint8Array[] = [];
   let size = 0;
   const reader = request.body.getReader();

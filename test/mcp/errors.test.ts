@@ -54,7 +54,7 @@ async function keptAlive(base: string) {
   const socket = connect(Number(port), hostname);
   await new Promise((resolve, reject) => socket.once('connect', resolve).once('error', reject));
   return {
-    exchange(headers: Record<string, string>, body: string): Promise<string> {
+    exchange(headers: Record<string, string>, body: string, path = '/mcp'): Promise<string> {
       const head = Object.entries({ host, ...headers, 'content-length': String(Buffer.byteLength(body)) }).map(([name, value]) => `${name}: ${value}\r\n`);
       return new Promise((resolve) => {
         let received = Buffer.alloc(0);
@@ -72,7 +72,7 @@ async function keptAlive(base: string) {
         const onClose = () => finish('connection closed');
         const onError = (error: NodeJS.ErrnoException) => finish(`connection error ${error.code}`);
         socket.on('data', onData).on('close', onClose).on('error', onError);
-        socket.write(`POST /mcp HTTP/1.1\r\n${head.join('')}\r\n${body}`);
+        socket.write(`POST ${path} HTTP/1.1\r\n${head.join('')}\r\n${body}`);
       });
     },
     close: () => socket.destroy(),
@@ -176,6 +176,11 @@ describe.each(ENTRIES)('MCP bad input against the %s entry', (runtime) => {
         for (const refusal of refusals) {
           expect(await socket.exchange({ ...headers, ...refusal }, body)).toMatch(/^HTTP\/1\.1 4\d\d /);
           expect(await socket.exchange(headers, body), `after ${JSON.stringify(refusal)}`).toMatch(/^HTTP\/1\.1 200 /);
+        }
+        // Any problem answer to a request with a body: a known path that takes no POST, an unknown path.
+        for (const [path, status] of [['/api/v1', 405], ['/nope', 404]] as const) {
+          expect(await socket.exchange(headers, body, path)).toMatch(new RegExp(`^HTTP/1\\.1 ${status} `));
+          expect(await socket.exchange(headers, body), `after POST ${path}`).toMatch(/^HTTP\/1\.1 200 /);
         }
       } finally {
         socket.close();
