@@ -6,11 +6,13 @@ import * as v from 'valibot';
 import { toJsonSchemaDefs } from '@valibot/to-json-schema';
 import { describeTools, mcpMarkdown } from './docs/mcp-markdown.ts';
 import { carriedHeaders, headerComponents, type AnswerKind } from './headers.ts';
+import { listedPrompts } from './mcp/prompts.ts';
 import { resourceInfos } from './mcp/resources.ts';
+import { JsonRpcBatch, JsonRpcBatchResponse, MAX_BATCH_MESSAGES } from './mcp/schemas.ts';
 import { TOOLS } from './mcp/tools.ts';
-import { MCP_PROTOCOL_VERSIONS } from './mcp/versions.ts';
-import { problemDescription } from './problems.ts';
-import { allowOf, isV1Path, MCP_PATH, type BuildContext, type Route } from './route.ts';
+import { BATCH_REVISION, MCP_PROTOCOL_VERSIONS } from './mcp/versions.ts';
+import { problemBody, problemDescription } from './problems.ts';
+import { allowOf, isV1Path, MCP_PATH, OPENAPI_PATH, pathsOf, type BuildContext, type Route } from './route.ts';
 import * as discovery from './discovery/schemas.ts';
 import * as schemas from './schemas.ts';
 import type { ProblemCode } from './schemas.ts';
@@ -30,6 +32,8 @@ const COMPONENTS = [
   schemas.FactsJsonSchema,
   schemas.JsonRpcMessage,
   schemas.JsonRpcResponse,
+  JsonRpcBatch,
+  JsonRpcBatchResponse,
   discovery.RootDocument,
   discovery.ApiCatalog,
   discovery.LlmsText,
@@ -50,19 +54,33 @@ const headersOf = (path: string, kind: AnswerKind, code?: ProblemCode, route?: R
   Object.fromEntries(carriedHeaders(path, kind, code, route).map((name) => [name, { $ref: `#/components/headers/${name}` }]));
 
 /** A document's `content`: its default media type, its other representations, and the other types its paths are in. */
-function contentOf(route: Route) {
+function contentOf(route: Route, context: BuildContext) {
+  const example = exampleOf(route, context);
   return {
-    [route.mediaType]: { schema: ref(route.body) },
+    [route.mediaType]: { schema: ref(route.body), ...(example === undefined ? {} : { example }) },
     ...Object.fromEntries((route.alternates ?? []).map(({ mediaType, body }) => [mediaType, { schema: ref(body) }])),
     ...Object.fromEntries((route.otherMediaTypes ?? []).map((mediaType) => [mediaType, { schema: ref(route.body) }])),
   };
 }
 
+/**
+ * A JSON document's real body, built from the facts served, as its example: readers of the
+ * reference see true values, not ones made up from the schema's patterns. (Not this document's own.)
+ */
+function exampleOf(route: Route, context: BuildContext): unknown {
+  if (typeof route.answer !== 'function' || route.path === OPENAPI_PATH || !/json/.test(route.mediaType)) return undefined;
+  return route.answer(context, pathsOf(route)[0]!.params);
+}
+
 /** Every API path outside /api/v1 carries the same problem headers: the shared responses use one of them. */
 const SHARED_PATH = '/';
 
-function problem(path: string, code: ProblemCode, description: string) {
-  return { description, headers: headersOf(path, 'problem', code), content: { 'application/problem+json': { schema: ref(schemas.Problem) } } };
+function problem(path: string, code: ProblemCode, description: string, base: string) {
+  return {
+    description,
+    headers: headersOf(path, 'problem', code),
+    content: { 'application/problem+json': { schema: ref(schemas.Problem), example: problemBody(base, code) } },
+  };
 }
 
 /** The refusals every route can answer: the rate limit's when it is counted, and the 404 of a path whose parameter is unknown. */
@@ -76,7 +94,8 @@ function commonRefusals(route: Route) {
   };
 }
 
-function documentOperations(route: Route, deprecated: boolean) {
+function documentOperations(route: Route, context: BuildContext) {
+  const deprecated = Boolean(context.deprecation);
   const shared = {
     tags: [route.tag],
     ...(isV1Path(route.path) && deprecated ? { deprecated: true } : {}),
@@ -88,7 +107,7 @@ function documentOperations(route: Route, deprecated: boolean) {
     '200': {
       description: route.summary,
       headers: headersOf(route.path, 'document', undefined, route),
-      ...(withBody ? { content: contentOf(route) } : {}),
+      ...(withBody ? { content: contentOf(route, context) } : {}),
     },
     '304': { description: 'Not modified: the If-None-Match ETag is current.', headers: headersOf(route.path, 'notModified', undefined, route) },
     ...commonRefusals(route),
@@ -108,7 +127,7 @@ function documentOperations(route: Route, deprecated: boolean) {
 /** How to connect, each tool with its schemas, the resources: Markdown generated from the definitions the endpoint serves. */
 function mcpGuide({ base, facts }: BuildContext): string {
   const resources = resourceInfos(base, facts);
-  return mcpMarkdown({ base, protocolVersions: MCP_PROTOCOL_VERSIONS, tools: describeTools(TOOLS, facts), resources, prompts: [] });
+  return mcpMarkdown({ base, protocolVersions: MCP_PROTOCOL_VERSIONS, tools: describeTools(TOOLS, facts), resources, prompts: listedPrompts() });
 }
 
 function mcpOperations(route: Route, context: BuildContext) {
@@ -116,7 +135,7 @@ function mcpOperations(route: Route, context: BuildContext) {
   const refusals = Object.fromEntries(
     (route.refusals ?? []).map((code) => {
       const { status, detail } = problemDescription(code);
-      return [String(status), problem(route.path, code, code === 'payload_too_large' ? `The body is larger than ${mcp.maxBodyBytes} bytes.` : detail)];
+      return [String(status), problem(route.path, code, code === 'payload_too_large' ? `The body is larger than ${mcp.maxBodyBytes} bytes.` : detail, context.base)];
     }),
   );
   return {
@@ -129,14 +148,27 @@ function mcpOperations(route: Route, context: BuildContext) {
       tags: [route.tag],
       requestBody: {
         required: true,
-        description: `One JSON-RPC message, at most ${mcp.maxBodyBytes} bytes.`,
-        content: { [route.mediaType]: { schema: ref(schemas.JsonRpcMessage) } },
+        description:
+          `One JSON-RPC message, at most ${mcp.maxBodyBytes} bytes; only under revision ${BATCH_REVISION} (MCP-Protocol-Version ` +
+          `${BATCH_REVISION}, or no such header) a batch of up to ${MAX_BATCH_MESSAGES} messages.`,
+        content: {
+          [route.mediaType]: {
+            schema: { anyOf: [ref(schemas.JsonRpcMessage), ref(JsonRpcBatch)] },
+            example: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'search', arguments: { query: 'pricing' } } },
+          },
+        },
       },
       responses: {
-        '200': { description: 'The JSON-RPC response.', headers: headersOf(route.path, 'mcp'), content: { [route.mediaType]: { schema: ref(route.body) } } },
-        '202': { description: 'A notification was accepted.', headers: headersOf(route.path, 'mcp') },
+        '200': {
+          description: 'The JSON-RPC response; to a batch, the responses to its requests as an array, a batch of one included.',
+          headers: headersOf(route.path, 'mcp'),
+          content: { [route.mediaType]: { schema: { anyOf: [ref(route.body), ref(JsonRpcBatchResponse)] } } },
+        },
+        '202': { description: 'A notification, or a batch of only notifications and responses, was accepted.', headers: headersOf(route.path, 'mcp') },
         '400': {
-          description: 'A malformed MCP request, answered by the SDK as a JSON-RPC error.',
+          description:
+            'A malformed MCP request, answered as a JSON-RPC error: not JSON (-32700); a batch under a revision without batches, ' +
+            `an empty batch or one over ${MAX_BATCH_MESSAGES} (-32600, id null); an unsupported revision (the supported ones listed).`,
           headers: headersOf(route.path, 'mcpError'),
           content: { [route.mediaType]: { schema: ref(route.body) } },
         },
@@ -167,9 +199,8 @@ export function buildOpenApi(context: BuildContext, routes: readonly Route[]): R
     target: 'draft-2020-12',
     overrideRef: ({ referenceId }) => `#/components/schemas/${referenceId}`,
   });
-  const deprecated = Boolean(context.deprecation);
   const paths = Object.fromEntries(
-    routes.map((route) => [route.path, route.answer === 'mcp' ? mcpOperations(route, context) : documentOperations(route, deprecated)]),
+    routes.map((route) => [route.path, route.answer === 'mcp' ? mcpOperations(route, context) : documentOperations(route, context)]),
   );
 
   return {
@@ -203,10 +234,10 @@ export function buildOpenApi(context: BuildContext, routes: readonly Route[]): R
       schemas: typedConsts(defs),
       headers: headerComponents(),
       responses: {
-        NotFound: problem(SHARED_PATH, 'api_route_not_found', 'The path is not part of the public contract (`api_route_not_found`).'),
-        TooManyRequests: problem(SHARED_PATH, 'rate_limited', 'The quota is used up (`rate_limited`); `violated-policies` names the policy, as RateLimit-Policy does.'),
-        InternalError: problem(SHARED_PATH, 'internal_error', 'A bug on the service side (`internal_error`); `instance` identifies the failure in the logs.'),
-        ServiceUnavailable: problem(SHARED_PATH, 'service_unavailable', 'A dependency is down and the service fails closed (`service_unavailable`).'),
+        NotFound: problem(SHARED_PATH, 'api_route_not_found', 'The path is not part of the public contract (`api_route_not_found`).', context.base),
+        TooManyRequests: problem(SHARED_PATH, 'rate_limited', 'The quota is used up (`rate_limited`); `violated-policies` names the policy, as RateLimit-Policy does.', context.base),
+        InternalError: problem(SHARED_PATH, 'internal_error', 'A bug on the service side (`internal_error`); `instance` identifies the failure in the logs.', context.base),
+        ServiceUnavailable: problem(SHARED_PATH, 'service_unavailable', 'A dependency is down and the service fails closed (`service_unavailable`).', context.base),
       },
     },
   };

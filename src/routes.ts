@@ -16,7 +16,7 @@ import { buildServerCard } from './discovery/server-card.ts';
 import { DOCS_ASSET_CACHE, DOCS_ASSETS, pageAssets } from './docs/assets.ts';
 import { buildDocsPage } from './docs/page.ts';
 import { factsJsonSchema } from './facts-schema.ts';
-import { NO_STORE, PUBLIC_CACHE } from './headers.ts';
+import { NO_STORE, PUBLIC_CACHE, PUBLIC_MAX_AGE_SECONDS } from './headers.ts';
 import { TOOL_NAMES } from './mcp/tools.ts';
 import { MCP_PROTOCOL_VERSIONS } from './mcp/versions.ts';
 import { buildOpenApi } from './openapi.ts';
@@ -263,7 +263,10 @@ export const ROUTES: Route[] = [
     answer: 'mcp',
     operationId: 'postMcp',
     summary: 'MCP Streamable HTTP endpoint',
-    description: 'Model Context Protocol over Streamable HTTP, stateless, JSON responses.',
+    description:
+      'Model Context Protocol over Streamable HTTP, stateless, JSON responses. `search` and `fetch` answer in the shapes ' +
+      "ChatGPT's connectors call (one text item whose JSON equals `structuredContent`). Under 2026-07-28, cacheable results " +
+      `carry \`cacheScope: "public"\` and \`ttlMs: ${PUBLIC_MAX_AGE_SECONDS * 1000}\`, the REST documents' policy.`,
     tag: 'mcp',
     body: JsonRpcResponse,
     mediaType: JSON_TYPE,

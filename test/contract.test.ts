@@ -62,6 +62,17 @@ describe('breakingChanges', () => {
     expect(changes).toContain('GET /api/v1/product 200: header ETag removed');
   });
 
+  it('passes a response widened to anyOf with the old shape as a branch, and fails one without it', async () => {
+    const before = await snapshot();
+    const widened = structuredClone(before);
+    const ok = widened.paths['/api/v1'].get.responses['200'].content['application/json'];
+    ok.schema = { anyOf: [ok.schema, { type: 'array', items: ok.schema }] };
+    expect(breakingChanges(before, widened)).toEqual([]);
+    const replaced = structuredClone(before);
+    replaced.paths['/api/v1'].get.responses['200'].content['application/json'].schema = { anyOf: [{ type: 'array' }, { type: 'string' }] };
+    expect(breakingChanges(before, replaced)).toContain('GET /api/v1 200: type changed from object to array');
+  });
+
   it('passes an error response the service no longer answers', async () => {
     const before = await snapshot();
     const after = structuredClone(before);

@@ -131,6 +131,30 @@ describe('the served OpenAPI document', () => {
     expect(validate(body), JSON.stringify(validate.errors)).toBe(true);
   });
 
+  it('gives every JSON document and problem an example that is its real body and valid against its schema', async () => {
+    const validator = schemaValidator(doc);
+    let examples = 0;
+    const check = (content: Record<string, any> | undefined, at: string) => {
+      for (const [mediaType, { schema, example }] of Object.entries<any>(content ?? {})) {
+        if (example === undefined) continue;
+        examples++;
+        const validate = validator(schema);
+        expect(validate(example), `${at} ${mediaType}: ${JSON.stringify(validate.errors)}`).toBe(true);
+      }
+    };
+    for (const [path, operations] of Object.entries(doc.paths)) {
+      for (const [method, operation] of Object.entries<any>(operations)) {
+        check(operation.requestBody?.content, `${method} ${path} request`);
+        for (const [status, response] of Object.entries<any>(operation.responses)) check(response.content, `${method} ${path} ${status}`);
+      }
+    }
+    for (const [name, response] of Object.entries<any>(doc.components.responses)) check(response.content, name);
+    expect(examples).toBeGreaterThan(10);
+    const product = doc.paths['/api/v1/product']!.get.responses['200'].content['application/json'].example;
+    expect(product).toEqual(await (await handle(get('/api/v1/product'))).json());
+    expect(doc.components.responses.NotFound.content['application/problem+json'].example).toEqual(await (await handle(get('/nope'))).json());
+  });
+
   it('rejects a body that breaks the schema (the check can fail)', async () => {
     const schema = responseSchema(doc, '/api/v1/product', 'get', '200', 'application/json');
     const validate = schemaValidator(doc)(schema);

@@ -7,9 +7,8 @@
  * (-32600, HTTP 400), the error the SDK gives a batch on its 2026-07-28 leg.
  */
 
-export const BATCH_REVISION = '2025-03-26';
-/** The SDK's own bound on the messages of one batch. */
-export const MAX_BATCH_MESSAGES = 100;
+import { MAX_BATCH_MESSAGES } from './schemas.ts';
+import { BATCH_REVISION } from './versions.ts';
 const INVALID_REQUEST = -32600;
 const INTERNAL_ERROR = -32603;
 

@@ -4,7 +4,8 @@
  * `toStandardJsonSchema`, so they are the input and output schemas the tools list.
  */
 import * as v from 'valibot';
-import { ResourceKind } from '../schemas.ts';
+import { JsonRpcMessage, JsonRpcResponse, ResourceKind } from '../schemas.ts';
+import { BATCH_REVISION } from './versions.ts';
 
 /** The bound of every free-text argument: a search query, a document id, a goal. */
 export const MAX_ARGUMENT_LENGTH = 200;
@@ -63,3 +64,21 @@ export const PlanSafeStartArgs = v.strictObject(
 
 export type SearchOutput = v.InferOutput<typeof SearchOutput>;
 export type FetchOutput = v.InferOutput<typeof FetchOutput>;
+
+/** The SDK's own bound on the messages of one JSON-RPC batch. */
+export const MAX_BATCH_MESSAGES = 100;
+
+// The HTTP bodies of a batch, which only one revision has (see batch.ts).
+export const JsonRpcBatch = v.pipe(
+  v.array(JsonRpcMessage),
+  v.minLength(1),
+  v.maxLength(MAX_BATCH_MESSAGES),
+  v.title('JsonRpcBatch'),
+  v.description(`A JSON-RPC batch: up to ${MAX_BATCH_MESSAGES} messages, only under revision ${BATCH_REVISION}.`),
+);
+export const JsonRpcBatchResponse = v.pipe(
+  v.array(JsonRpcResponse),
+  v.minLength(1),
+  v.title('JsonRpcBatchResponse'),
+  v.description('The responses to the requests of a batch, as an array (a batch of one included, JSON-RPC 2.0 section 6).'),
+);

@@ -135,9 +135,8 @@ export function createMcpEndpoint(facts: Product, info: { name: string; version:
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     await factory().connect(transport);
     // No close(): once the JSON answer exists this per-request pair holds no timer, handler or
-    // stream, and close() would only build a "Connection closed" error (about a quarter of the
-    // exchange's cost on Bun). Both are garbage once the answer is sent: 60,000 exchanges kept the
-    // heap flat in a trial.
+    // stream, and close() would only build a "Connection closed" error, a large part of the
+    // exchange's cost (README, Performance). Both are garbage once the answer is sent.
     return transport.handleRequest(request, { parsedBody });
   };
 }

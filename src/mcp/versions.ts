@@ -4,3 +4,6 @@
  * Kept apart from the SDK, so naming them loads nothing.
  */
 export const MCP_PROTOCOL_VERSIONS = ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26'];
+
+/** The one revision with JSON-RPC batches (2025-06-18 removed them), and the one a request without MCP-Protocol-Version is taken for. */
+export const BATCH_REVISION = '2025-03-26';

@@ -4,7 +4,9 @@
  * with an array, element by element as JSON-RPC 2.0 section 6 says.
  */
 import { describe, expect, it } from 'vitest';
-import { BATCH_REVISION, MAX_BATCH_MESSAGES, revisionOf, serveBatch } from '../../src/mcp/batch.ts';
+import { revisionOf, serveBatch } from '../../src/mcp/batch.ts';
+import { MAX_BATCH_MESSAGES } from '../../src/mcp/schemas.ts';
+import { BATCH_REVISION } from '../../src/mcp/versions.ts';
 import { createMcpEndpoint } from '../../src/mcp/server.ts';
 import { sampleFacts } from '../support/handler.ts';
 import { LEGACY_VERSIONS, MODERN } from '../support/mcp.ts';

@@ -1,7 +1,8 @@
 /**
  * Finds the changes from one OpenAPI 3.1 document to the next that break an existing client:
  * a removed path, operation, response, response field or enum value; a changed type; a response
- * field no longer required; a new required parameter or request field. Additions pass.
+ * field no longer required; a new required parameter or request field. Additions pass, a response
+ * widened to `anyOf`/`oneOf` included when one branch keeps everything the old schema promised.
  */
 
 type Schema = Record<string, any>;
@@ -30,6 +31,19 @@ function compareResponseSchema(oldDoc: Doc, newDoc: Doc, oldNode: any, newNode: 
   const after: Schema | undefined = resolve(newDoc, newNode);
   if (!before) return;
   if (!after) return void out.push(`${at}: schema removed`);
+  const branches: any[] | undefined = !before.anyOf && !before.oneOf ? (after.anyOf ?? after.oneOf) : undefined;
+  if (branches) {
+    // Widened: what a client read before is still there if one branch keeps it whole.
+    const found = branches.map((branch) => {
+      const changes: string[] = [];
+      compareResponseSchema(oldDoc, newDoc, oldNode, branch, at, new Set(seen), changes);
+      return changes;
+    });
+    const fewest = found.reduce((best, changes) => (changes.length < best.length ? changes : best));
+    out.push(...fewest);
+    return;
+  }
+
   const key = `${oldNode?.$ref ?? ''}|${newNode?.$ref ?? ''}|${at}`;
   if (seen.has(key)) return;
   seen.add(key);
