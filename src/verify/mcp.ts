@@ -1,8 +1,8 @@
 /**
- * @module The MCP endpoint through the official clients, as agents reach it: the current
- * `@modelcontextprotocol/client` (revision 2026-07-28, `server/discover`) and the 2025-era
- * `@modelcontextprotocol/sdk` Client (`initialize`). Tools, resources and prompts are listed on
- * both; the read-only tools are called, the resources read and the prompts got, within the budget.
+ * @module The MCP endpoint through the official client, as agents reach it in both eras:
+ * `@modelcontextprotocol/client` on revision 2026-07-28 (`server/discover`) and on the 2025 ones
+ * (`initialize`). Tools, resources and prompts are listed on both; the read-only tools are called,
+ * the resources read and the prompts got, within the budget.
  */
 import pkg from '../../package.json' with { type: 'json' };
 import { argumentsFor, connectorProblem, resultProblem, schemaChecker, type Tool, type ToolResult } from './mcp-results.ts';
@@ -40,22 +40,16 @@ function wrap(era: Connected['era'], client: any, protocolVersion: string | unde
   };
 }
 
+/**
+ * The official client (`@modelcontextprotocol/client`) in each era: `auto` discovers the 2026-07-28
+ * revision (`server/discover`), `legacy` makes the 2025 `initialize` handshake.
+ */
 async function connect(era: Connected['era'], url: URL, session: Session): Promise<Connected> {
   const info = { name: 'product-discovery-verify', version: pkg.version };
-  if (era === 'modern') {
-    const { Client, StreamableHTTPClientTransport } = await import('@modelcontextprotocol/client');
-    const client = new Client(info, { versionNegotiation: { mode: 'auto' } });
-    await client.connect(new StreamableHTTPClientTransport(url, { fetch: session.fetch }));
-    return wrap(era, client, client.getNegotiatedProtocolVersion());
-  }
-  const [{ Client }, { StreamableHTTPClientTransport }] = await Promise.all([
-    import('@modelcontextprotocol/sdk/client/index.js'),
-    import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
-  ]);
-  const client = new Client(info);
-  const transport = new StreamableHTTPClientTransport(url, { fetch: session.fetch });
-  await client.connect(transport);
-  return wrap(era, client, transport.protocolVersion);
+  const { Client, StreamableHTTPClientTransport } = await import('@modelcontextprotocol/client');
+  const client = new Client(info, { versionNegotiation: { mode: era === 'modern' ? 'auto' : 'legacy' } });
+  await client.connect(new StreamableHTTPClientTransport(url, { fetch: session.fetch }));
+  return wrap(era, client, client.getNegotiatedProtocolVersion());
 }
 
 export interface McpContext {
