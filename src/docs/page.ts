@@ -6,7 +6,8 @@
 
 /**
  * The page's policy (CSP Level 3): scripts, styles and fetches from this origin only; images from
- * this origin or `data:` (Swagger UI's stylesheet draws its icons as data URIs); no <base>, no framing.
+ * this origin or `data:` (Swagger UI's stylesheet draws its icons as data URIs); no <base>, no
+ * framing. The header rules (headers.ts) send it, with `Referrer-Policy: no-referrer`.
  */
 export const DOCS_CSP = [
   "default-src 'none'",
@@ -17,14 +18,6 @@ export const DOCS_CSP = [
   "base-uri 'none'",
   "frame-ancestors 'none'",
 ].join('; ');
-
-/** The headers of the page besides the service's usual ones (nosniff is among those already). */
-export const DOCS_PAGE_HEADERS = {
-  'Content-Security-Policy': DOCS_CSP,
-  'Referrer-Policy': 'no-referrer',
-} as const;
-
-export const DOCS_PAGE_TYPE = 'text/html; charset=utf-8';
 
 const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);

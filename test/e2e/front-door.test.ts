@@ -27,6 +27,7 @@ import {
   tokens,
   type Reply,
 } from '../support/e2e.ts';
+import { CONTRACT_DOCS_CSP } from '../support/cases.ts';
 import { ENTRIES, startEntry, type RunningEntry } from '../support/entries.ts';
 import { everyText, expectStartOptions } from '../support/facts-markdown.ts';
 import { sampleFacts } from '../support/handler.ts';
@@ -39,16 +40,6 @@ const DEFAULT_SIGNAL = 'search=yes, ai-input=yes';
 /** CONTENT_SIGNAL of the second service, written as config normalises it. */
 const CUSTOM_SIGNAL = 'search=yes, ai-input=no, ai-train=no';
 
-/** The contract's page policy, directive by directive ("Documentation page"). */
-const DOCS_CSP: Record<string, string[]> = {
-  'default-src': ["'none'"],
-  'script-src': ["'self'"],
-  'connect-src': ["'self'"],
-  'img-src': ["'self'", 'data:'],
-  'style-src': ["'self'"],
-  'base-uri': ["'none'"],
-  'frame-ancestors': ["'none'"],
-};
 
 function cspDirectives(header: string | undefined): Record<string, string[]> {
   expect(header, 'Content-Security-Policy').toBeDefined();
@@ -151,7 +142,7 @@ describe.each(ENTRIES)('%s entry: the front door', (runtime) => {
     it('GET /docs answers the HTML page with the contract CSP, Referrer-Policy and nosniff', () => {
       expect(page.status).toBe(200);
       expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
-      expect(cspDirectives(page.headers['content-security-policy'])).toEqual(DOCS_CSP);
+      expect(cspDirectives(page.headers['content-security-policy'])).toEqual(CONTRACT_DOCS_CSP);
       expect(page.headers['referrer-policy']).toBe('no-referrer');
       expect(page.headers['x-content-type-options']).toBe('nosniff');
       expect(page.headers['etag']).toMatch(ENTITY_TAG);

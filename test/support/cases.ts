@@ -49,3 +49,14 @@ export const PREFLIGHTS: [path: string, allow: string][] = [
   ['/docs', GET],
   [DOCS_ASSET, GET],
 ];
+
+/** The docs page's Content-Security-Policy the contract names, directive by directive ("Documentation page"). */
+export const CONTRACT_DOCS_CSP: Record<string, string[]> = {
+  'default-src': ["'none'"],
+  'script-src': ["'self'"],
+  'connect-src': ["'self'"],
+  'img-src': ["'self'", 'data:'],
+  'style-src': ["'self'"],
+  'base-uri': ["'none'"],
+  'frame-ancestors': ["'none'"],
+};
