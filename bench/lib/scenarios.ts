@@ -3,6 +3,7 @@ import { FLOOR_PATH } from '../baseline/bodies.ts';
 import { onlyScenarios } from './config.ts';
 import type { RequestSpec } from './http.ts';
 import type { RuntimeName } from './runtimes.ts';
+import type { StoreKind } from './stores.ts';
 
 const MCP_HEADERS = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
 const MCP_CALL = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_product_overview', arguments: {} } };
@@ -20,8 +21,8 @@ export interface Scenario {
   referenceLabel?: string;
   /** The ratio to reach, per runtime. */
   target?: Partial<Record<RuntimeName, number>>;
-  /** `redis`: measured on a second service instance counting in a local redis-server. */
-  instance?: 'redis';
+  /** Measured on another service instance counting in a local redis-server, or a Redis Cluster of three masters. */
+  instance?: StoreKind;
 }
 
 export const SCENARIOS: Scenario[] = [
@@ -75,6 +76,15 @@ export const SCENARIOS: Scenario[] = [
     referenceLabel: 'the same with the memory store',
     target: { bun: 0.7, deno: 0.7, node: 0.7 },
     instance: 'redis',
+  },
+  {
+    id: 'productRedisCluster',
+    label: 'GET /api/v1/product, Redis Cluster store (wrk over HTTP)',
+    request: { path: '/api/v1/product' },
+    reference: 'product',
+    referenceLabel: 'the same with the memory store',
+    target: { bun: 0.7, deno: 0.7, node: 0.7 },
+    instance: 'redis-cluster',
   },
 ];
 

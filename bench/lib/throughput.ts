@@ -6,9 +6,10 @@ import { FILES } from '../baseline/bodies.ts';
 import { config, log, QUOTA } from './config.ts';
 import { exchange, type RequestSpec } from './http.ts';
 import { load, type ensureLoadTool, type LoadResult } from './load.ts';
-import { freePort, has, sleep, start, type Running } from './proc.ts';
+import { has, sleep, start, type Running } from './proc.ts';
 import { BASELINE_READY, command, ENTRY, LABEL, SERVICE_READY, type RuntimeName } from './runtimes.ts';
 import { selectedScenarios, type Scenario } from './scenarios.ts';
+import { startStore, type RunningStore, type StoreKind } from './stores.ts';
 
 export interface RuntimeHttp {
   runtime: RuntimeName;
@@ -29,8 +30,8 @@ export async function httpRuntime(runtime: RuntimeName, tool: ReturnType<typeof 
   const dir = mkdtempSync(join(tmpdir(), `bench-bodies-${runtime}-`));
   let service: Running | undefined;
   let baseline: Running | undefined;
-  let redis: Running | undefined;
-  let redisService: Running | undefined;
+  const stores: { store: RunningStore; instance: Running }[] = [];
+  const instances = new Map<StoreKind, Running>();
   try {
     log(`${LABEL[runtime]}: starting the service entry and capturing its bytes`);
     service = await start(...command(runtime, ENTRY[runtime]), { cpu: config.serverCpu, env: { PORT: '0', RATE_LIMIT_QUOTA: QUOTA }, ready: SERVICE_READY });
@@ -54,16 +55,21 @@ export async function httpRuntime(runtime: RuntimeName, tool: ReturnType<typeof 
     writeFileSync(join(dir, FILES.productHeaders), JSON.stringify(contractHeaders));
 
     baseline = await start(...command(runtime, `bench/baseline/${runtime}.ts`), { cpu: config.serverCpu, env: { PORT: '0', BENCH_BODIES_DIR: dir }, ready: BASELINE_READY });
-    if (selectedScenarios().some((s) => s.instance === 'redis')) {
-      if (!has('redis-server')) log(`${LABEL[runtime]}: redis-server is not installed: the Redis row is not measured`);
-      else ({ redis, redisService } = await startRedisService(runtime));
+    for (const kind of new Set(selectedScenarios().flatMap((s) => (s.instance ? [s.instance] : [])))) {
+      if (!has('redis-server')) {
+        log(`${LABEL[runtime]}: redis-server is not installed: the ${kind} row is not measured`);
+        continue;
+      }
+      const started = await startStoreService(runtime, kind);
+      stores.push(started);
+      instances.set(kind, started.instance);
     }
-    const serverOf = (s: Scenario) => (s.instance === 'redis' ? redisService : service);
+    const serverOf = (s: Scenario) => (s.instance ? instances.get(s.instance) : service);
     const scenarios: Scenario[] = [];
     for (const s of selectedScenarios()) {
       if (!serverOf(s)) continue;
       const svc = await exchange(serverOf(s)!.url + s.request.path, s.request);
-      if (s.instance === 'redis') {
+      if (s.instance) {
         const ok = svc.status === 200 && svc.body.equals(product.body);
         result.checks.push({ scenario: s.id, ok, note: ok ? `200, the same ${svc.body.length} body bytes as the memory store` : `${svc.status}/${svc.body.length} B` });
         if (ok) scenarios.push(s);
@@ -116,27 +122,24 @@ export async function httpRuntime(runtime: RuntimeName, tool: ReturnType<typeof 
   } finally {
     await baseline?.stop();
     await service?.stop();
-    await redisService?.stop();
-    await redis?.stop();
+    for (const { store, instance } of stores) {
+      await instance.stop();
+      await store.stop();
+    }
     rmSync(dir, { recursive: true, force: true });
   }
   return result;
 }
 
-/** A redis-server on the load CPU and a second service instance counting in it, once its health says so. */
-async function startRedisService(runtime: RuntimeName): Promise<{ redis: Running; redisService: Running }> {
-  const port = await freePort();
-  const redis = await start('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
-    cpu: config.loadCpu,
-    ready: /(Ready to accept connections)/,
-  });
-  const env = { PORT: '0', RATE_LIMIT_QUOTA: QUOTA, REDIS_URL: `redis://127.0.0.1:${port}` };
-  const redisService = await start(...command(runtime, ENTRY[runtime]), { cpu: config.serverCpu, env, ready: SERVICE_READY });
+/** A shared store and a second service instance counting in it, once its health says so. */
+async function startStoreService(runtime: RuntimeName, kind: StoreKind): Promise<{ store: RunningStore; instance: Running }> {
+  const store = await startStore(kind);
+  const instance = await start(...command(runtime, ENTRY[runtime]), { cpu: config.serverCpu, env: { PORT: '0', RATE_LIMIT_QUOTA: QUOTA, ...store.env }, ready: SERVICE_READY });
   for (let tries = 0; ; tries++) {
-    const health = JSON.parse((await exchange(redisService.url + '/api/v1/health')).body.toString('utf8'));
-    if (health.status === 'ok' && health.rateLimitStore === 'redis') break;
-    if (tries > 100) throw new Error(`the Redis-backed service never became healthy: ${JSON.stringify(health)}`);
+    const health = JSON.parse((await exchange(instance.url + '/api/v1/health')).body.toString('utf8'));
+    if (health.status === 'ok' && health.redisMode === store.redisMode) break;
+    if (tries > 100) throw new Error(`the ${kind}-backed service never became healthy: ${JSON.stringify(health)}`);
     await sleep(50);
   }
-  return { redis, redisService };
+  return { store, instance };
 }
