@@ -40,9 +40,12 @@ export async function discard(body: ReadableStream<Uint8Array>, alreadyRead = 0)
   }
 }
 
-/** A request body nothing has read yet (a refusal reads it before answering, see DISCARD_BYTES). */
+/**
+ * A request body nothing has read yet (a refusal reads it before answering, see DISCARD_BYTES).
+ * GET and HEAD carry none; asking them costs a Request built in full on Node's adapter.
+ */
 export const unreadBody = (request: Request): ReadableStream<Uint8Array> | undefined =>
-  request.body && !request.bodyUsed ? request.body : undefined;
+  request.method === 'GET' || request.method === 'HEAD' || !request.body || request.bodyUsed ? undefined : request.body;
 
 /** The path of a request URL, which the Request constructor has already normalised, without a URL object. */
 export function pathOf(url: string): string {
