@@ -25,22 +25,33 @@ function types(schema: Schema): string[] {
   return schema.type ? [schema.type] : [];
 }
 
+const isUnion = (schema: Schema) => Boolean(schema.anyOf ?? schema.oneOf);
+const branchesOf = (schema: Schema): any[] => schema.anyOf ?? schema.oneOf ?? [schema];
+
+/**
+ * `anyOf`/`oneOf` on either side: every shape the old schema allowed (each of its branches) must
+ * still have a branch of the new one that keeps it; the changes of the closest branch are reported.
+ */
+function matchBranches(before: Schema, after: Schema, compare: (was: any, is: any, changes: string[]) => void): string[] {
+  return branchesOf(before).flatMap((was) =>
+    branchesOf(after)
+      .map((is) => {
+        const changes: string[] = [];
+        compare(was, is, changes);
+        return changes;
+      })
+      .reduce((best, changes) => (changes.length < best.length ? changes : best)),
+  );
+}
+
 /** Response direction: everything a client could read before must still be there, the same way. */
 function compareResponseSchema(oldDoc: Doc, newDoc: Doc, oldNode: any, newNode: any, at: string, seen: Set<string>, out: string[]) {
   const before: Schema | undefined = resolve(oldDoc, oldNode);
   const after: Schema | undefined = resolve(newDoc, newNode);
   if (!before) return;
   if (!after) return void out.push(`${at}: schema removed`);
-  const branches: any[] | undefined = !before.anyOf && !before.oneOf ? (after.anyOf ?? after.oneOf) : undefined;
-  if (branches) {
-    // Widened: what a client read before is still there if one branch keeps it whole.
-    const found = branches.map((branch) => {
-      const changes: string[] = [];
-      compareResponseSchema(oldDoc, newDoc, oldNode, branch, at, new Set(seen), changes);
-      return changes;
-    });
-    const fewest = found.reduce((best, changes) => (changes.length < best.length ? changes : best));
-    out.push(...fewest);
+  if (isUnion(before) || isUnion(after)) {
+    out.push(...matchBranches(before, after, (was, is, changes) => compareResponseSchema(oldDoc, newDoc, was, is, at, new Set(seen), changes)));
     return;
   }
 
@@ -72,6 +83,10 @@ function compareRequestSchema(oldDoc: Doc, newDoc: Doc, oldNode: any, newNode: a
   const before: Schema = resolve(oldDoc, oldNode) ?? {};
   const after: Schema | undefined = resolve(newDoc, newNode);
   if (!after) return;
+  if (isUnion(before) || isUnion(after)) {
+    out.push(...matchBranches(before, after, (was, is, changes) => compareRequestSchema(oldDoc, newDoc, was, is, at, changes)));
+    return;
+  }
   for (const name of after.required ?? []) {
     if (!(before.required ?? []).includes(name)) out.push(`${at}.${name}: new required request field`);
   }
