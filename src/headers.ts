@@ -44,8 +44,9 @@ export const HEADERS = {
   Link: {
     exposed: true,
     description:
-      '`<{base}/openapi.json>; rel="service-desc"`, plus the successor version while v1 is deprecated, and ' +
-      '`<{base}/.well-known/api-catalog>; rel="api-catalog"` (RFC 9727) on /api/v1 and on the catalog itself.',
+      '`<{base}/openapi.json>; rel="service-desc"` on every answer; under /api/v1 the successor version while v1 is ' +
+      'deprecated; `rel="api-catalog"` (RFC 9727) on /api/v1, the catalog itself and the root; on the root also ' +
+      '`rel="service-doc"` (the docs page, while served) and `rel="describedby"` (the MCP server card), each with its `type`.',
   },
   Deprecation: {
     exposed: true,
