@@ -30,11 +30,16 @@ export async function sessionOf(change: Change = {}, options: Partial<HandlerOpt
   return new Session(BASE, limit, (await front(change, options)).fetch);
 }
 
+/** A copy of the fields with some changed (undefined removes one). */
+export function fields(headers: Headers, changes: Record<string, string | undefined>): Headers {
+  const copy = new Headers(headers);
+  for (const [name, value] of Object.entries(changes)) value === undefined ? copy.delete(name) : copy.set(name, value);
+  return copy;
+}
+
 /** The answer with some fields changed (undefined removes one). */
 export function withHeaders(answer: Response, changes: Record<string, string | undefined>): Response {
-  const headers = new Headers(answer.headers);
-  for (const [name, value] of Object.entries(changes)) value === undefined ? headers.delete(name) : headers.set(name, value);
-  return new Response(answer.body, { status: answer.status, headers });
+  return new Response(answer.body, { status: answer.status, headers: fields(answer.headers, changes) });
 }
 
 /** The answer to GET and HEAD of `path` with its JSON body edited (Content-Length dropped on both). */
@@ -51,8 +56,6 @@ export function editJson(path: string, edit: (body: any) => void) {
 }
 
 /** A copy of a recorded answer with some fields changed (undefined removes one) and, if given, another body. */
-export function changed(answer: Answer, fields: Record<string, string | undefined>, body = answer.body): Answer {
-  const headers = new Headers(answer.headers);
-  for (const [name, value] of Object.entries(fields)) value === undefined ? headers.delete(name) : headers.set(name, value);
-  return { ...answer, headers, body };
+export function changed(answer: Answer, changes: Record<string, string | undefined>, body = answer.body): Answer {
+  return { ...answer, headers: fields(answer.headers, changes), body };
 }

@@ -8,7 +8,7 @@ import { getTargets, loadContract, nonGetPaths, type Contract, type Target } fro
 import { checkConditional, checkGet, checkHead, checkNotFound, checkPreflight, checkWrongMethod, type Probing } from '../../src/verify/http.ts';
 import type { HandlerOptions } from '../../src/handler.ts';
 import { BASE, closeHandlers, makeHandler, send } from '../support/handler.ts';
-import { editJson, sessionOf, withHeaders, type Change } from '../support/verify.ts';
+import { editJson, fields, sessionOf, withHeaders, type Change } from '../support/verify.ts';
 
 let document: any;
 let contract: Contract;
@@ -33,11 +33,8 @@ const at = (path: string, replace: (answer: Response, request: Request) => Respo
 });
 
 /** Another answer with the service's fields, Content-Length dropped. */
-function other(answer: Response, status: number, body: string | null, fields: Record<string, string | undefined> = {}): Response {
-  const headers = new Headers(answer.headers);
-  for (const [name, value] of Object.entries({ 'content-length': undefined, ...fields })) value === undefined ? headers.delete(name) : headers.set(name, value);
-  return new Response(body, { status, headers });
-}
+const other = (answer: Response, status: number, body: string | null, changes: Record<string, string | undefined> = {}) =>
+  new Response(body, { status, headers: fields(answer.headers, { 'content-length': undefined, ...changes }) });
 
 describe('checkGet', () => {
   it('passes every documented path as the service serves it, and keeps each answer for the later checks', async () => {
