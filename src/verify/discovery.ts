@@ -77,7 +77,8 @@ const DOCUMENTS: Record<string, Builder> = {
     return checkAll('discovery.root', 'JSON linking /api/v1, /openapi.json and /mcp, with api-catalog, service-desc and describedby Links', problems, 'complete', HINT);
   },
   '/robots.txt': (answer) => {
-    const problems = [/^User-agent: \*$/im, /^Allow: \/$/im, /^Content-Signal: \S/im].filter((line) => !line.test(answer.body)).map((line) => `no line ${line.source.slice(1, -3)}`);
+    const lines: [string, RegExp][] = [['User-agent: *', /^User-agent: \*$/im], ['Allow: /', /^Allow: \/$/im], ['Content-Signal', /^Content-Signal: \S/im]];
+    const problems = lines.filter(([, line]) => !line.test(answer.body)).map(([name]) => `no line ${name}`);
     return checkAll('discovery.robots', 'User-agent: *, Allow: / and a Content-Signal line', problems, 'complete', HINT);
   },
   '/llms-full.txt': (answer) => checkAll('discovery.llms-full', 'a Markdown page with a "# " title', /^# \S/.test(answer.body) ? [] : ['no "# " title'], 'complete', HINT),

@@ -6,41 +6,9 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { verify } from '../../src/verify/index.ts';
 import { BASE, closeHandlers, makeHandler } from '../support/handler.ts';
+import { editJson, front, withHeaders } from '../support/verify.ts';
 
 afterAll(closeHandlers);
-
-/** A front: `change` may rewrite the request and the answer; everything else passes as it is. */
-async function front(change: { request?: (request: Request) => Request; answer?: (answer: Response, request: Request) => Response | Promise<Response> } = {}) {
-  const handler = await makeHandler();
-  const sent: string[] = [];
-  const fetch = async (input: string | URL | Request, init?: RequestInit) => {
-    const request = (change.request ?? ((r) => r))(new Request(input, init));
-    sent.push(`${request.method} ${new URL(request.url).pathname}`);
-    const answer = await handler(request, { clientAddress: '203.0.113.9' });
-    return change.answer ? change.answer(answer, request) : answer;
-  };
-  return { fetch: fetch as typeof globalThis.fetch, sent };
-}
-
-/** The answer with some fields changed (undefined removes one). */
-function withHeaders(answer: Response, changes: Record<string, string | undefined>): Response {
-  const headers = new Headers(answer.headers);
-  for (const [name, value] of Object.entries(changes)) value === undefined ? headers.delete(name) : headers.set(name, value);
-  return new Response(answer.body, { status: answer.status, headers });
-}
-
-/** The answer to GET and HEAD of `path` with its JSON body edited (Content-Length dropped on both). */
-function editJson(path: string, edit: (body: any) => void) {
-  return async (answer: Response, request: Request) => {
-    if (new URL(request.url).pathname !== path || answer.status !== 200) return answer;
-    const headers = new Headers(answer.headers);
-    headers.delete('content-length');
-    if (request.method === 'HEAD') return new Response(null, { status: 200, headers });
-    const body = await answer.json();
-    edit(body);
-    return new Response(JSON.stringify(body), { status: 200, headers });
-  };
-}
 
 const failed = (report: Awaited<ReturnType<typeof verify>>) => report.checks.filter((check) => !check.ok).map((check) => check.id);
 
