@@ -187,10 +187,23 @@ export const OpenApiDocument = v.pipe(
 );
 
 // MCP tool inputs and outputs. Outputs are the matching parts of the Product body.
-export const NoInput = v.strictObject({}, 'unknown argument: this tool takes no arguments; call it with {}');
+/**
+ * The message of a tool's or prompt's arguments object that is not right as a whole, saying what it
+ * takes: an argument it does not know, one it needs that is missing, or no object at all.
+ */
+export const argumentsMessage =
+  (takes: string) =>
+  (issue: v.BaseIssue<unknown>): string =>
+    issue.expected === 'never'
+      ? `unknown argument: this ${takes}`
+      : issue.expected?.startsWith('"')
+        ? `missing argument ${issue.expected}: this ${takes}`
+        : `the arguments must be a JSON object: this ${takes}`;
+
+export const NoInput = v.strictObject({}, argumentsMessage('tool takes no arguments; call it with {}'));
 export const ListResourcesInput = v.strictObject(
   { kind: v.optional(v.pipe(ResourceKind, v.description('Only return resources of this kind.'))) },
-  `unknown argument: this tool takes only the optional argument "kind" (one of ${RESOURCE_KINDS.join(', ')})`,
+  argumentsMessage(`tool takes only the optional argument "kind" (one of ${RESOURCE_KINDS.join(', ')})`),
 );
 export const ResourceList = v.object({ resources: v.array(Resource) });
 export const StartOptionList = v.object({ startOptions: v.array(StartOption) });

@@ -4,7 +4,7 @@
  * `toStandardJsonSchema`, so they are the input and output schemas the tools list.
  */
 import * as v from 'valibot';
-import { JsonRpcMessage, JsonRpcResponse, ResourceKind } from '../schemas.ts';
+import { argumentsMessage, JsonRpcMessage, JsonRpcResponse, ResourceKind } from '../schemas.ts';
 import { BATCH_REVISION } from './versions.ts';
 
 /** The bound of every free-text argument: a search query, a document id, a goal. */
@@ -21,7 +21,7 @@ const webUrl = v.pipe(v.string(), v.url());
 // The search and fetch tools, in the shapes ChatGPT's connectors call.
 export const SearchInput = v.strictObject(
   { query: v.pipe(bounded('query'), v.description('Words to look for in the product overview, the public resources and the start options.')) },
-  'unknown argument: this tool takes only "query"',
+  argumentsMessage(`tool takes only "query", 1 to ${MAX_ARGUMENT_LENGTH} characters`),
 );
 export const SearchOutput = v.object({
   results: v.pipe(
@@ -38,7 +38,7 @@ export const SearchOutput = v.object({
 
 export const FetchInput = v.strictObject(
   { id: v.pipe(bounded('id'), v.description('The id of a search result, e.g. "overview".')) },
-  'unknown argument: this tool takes only "id"',
+  argumentsMessage('tool takes only "id", a search result\'s id'),
 );
 export const DOCUMENT_SOURCES = ['overview', 'resource', 'start-option'] as const;
 export const FetchOutput = v.object({
@@ -59,7 +59,7 @@ export const FetchOutput = v.object({
 
 export const PlanSafeStartArgs = v.strictObject(
   { goal: v.optional(v.pipe(bounded('goal'), v.description('What the person wants to achieve, in their words.'))) },
-  'unknown argument: this prompt takes only the optional argument "goal"',
+  argumentsMessage('prompt takes only the optional argument "goal"'),
 );
 
 export type SearchOutput = v.InferOutput<typeof SearchOutput>;

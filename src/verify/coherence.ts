@@ -32,7 +32,10 @@ export function baseCheck(url: string, document: any, answers: Answer[]): Check 
   return checkAll(
     'base',
     `{base} = ${url} in servers[0].url, Links, problem types and the index`,
-    distinct.map((base) => `${base} (${wrong.filter((w) => w.base === base).length} places, first ${wrong.find((w) => w.base === base)!.where})`),
+    distinct.map((base) => {
+      const places = wrong.filter((w) => w.base === base).length;
+      return `${base} (${places} ${places === 1 ? 'place' : 'places'}, first ${wrong.find((w) => w.base === base)!.where})`;
+    }),
     url,
     `the service does not know its public URL, so links lead clients elsewhere: set PUBLIC_BASE_URL=${url} (behind a proxy the service sees its own address, or the Host the proxy sends: nginx sends $proxy_host unless told otherwise)`,
   );

@@ -44,7 +44,7 @@ describe('baseCheck', () => {
     expect(baseCheck(BASE, document, answers).got).toBe(`${INTERNAL} (4 places, first Link on GET /api/v1)`);
     const linkless = answers.map((answer) => changed(answer, { link: undefined }));
     expect(baseCheck(BASE, document, linkless).got).toBe(`${INTERNAL} (2 places, first the API index links)`);
-    expect(baseCheck(BASE, document, linkless.slice(1)).got).toBe(`${INTERNAL} (1 places, first problem type on GET /api/v1/nope)`);
+    expect(baseCheck(BASE, document, linkless.slice(1)).got).toBe(`${INTERNAL} (1 place, first problem type on GET /api/v1/nope)`);
   });
 
   it('reads the index links on a GET 200 of /api/v1 alone, and problem types on problem answers alone', async () => {
@@ -56,7 +56,7 @@ describe('baseCheck', () => {
 
   it('fails a document without servers', async () => {
     const { document, answers } = await run();
-    expect(baseCheck(BASE, { ...document, servers: undefined }, answers).got).toMatch(/^\(none\) \(1 places, first servers\[0\]\.url\)$/);
+    expect(baseCheck(BASE, { ...document, servers: undefined }, answers).got).toMatch(/^\(none\) \(1 place, first servers\[0\]\.url\)$/);
   });
 });
 
