@@ -162,7 +162,9 @@ async function listingEveryRevision(response: Response, method: unknown): Promis
 
 export function registerResources(server: McpServer, resources: readonly McpResource[]): void {
   for (const { name, uri, text, ...metadata } of resources) {
-    // The SDK looks a read up by the URI's normalised form.
-    server.registerResource(name, new URL(uri).href, metadata, () => ({ contents: [{ uri, mimeType: metadata.mimeType, text }] }));
+    // The SDK lists a resource and looks a read up by the URI's normalised form (a {base} written
+    // with capitals or a default port is normalised): the contents name the resource the same way.
+    const listed = new URL(uri).href;
+    server.registerResource(name, listed, metadata, () => ({ contents: [{ uri: listed, mimeType: metadata.mimeType, text }] }));
   }
 }

@@ -1,5 +1,5 @@
 /** @module Store failures as health reports them: the kind of failure, never the Redis host, port or password. */
-import { ErrorReply } from '@redis/client';
+import { ErrorReply, TimeoutError } from '@redis/client';
 
 /** A store failure, worded for the health endpoint: it never carries the Redis host, port or password. */
 export class RedisStoreError extends Error {
@@ -14,8 +14,10 @@ export function storeError(error: unknown): RedisStoreError {
     const code = /^[A-Z][A-Z_-]*/.exec(error.message)?.[0] ?? 'ERR';
     return new RedisStoreError(`Redis refused the command (${code})`);
   }
-  const name = error instanceof Error ? error.name : '';
-  if (name === 'TimeoutError') return new RedisStoreError('Redis did not answer in time');
+  // The client's TimeoutError (commandOptions.timeout) keeps the name "Error": known by its class.
+  if (error instanceof TimeoutError || (error instanceof Error && error.name === 'TimeoutError')) {
+    return new RedisStoreError('Redis did not answer in time');
+  }
   if (error instanceof Error && error.message === 'The queue is full') {
     return new RedisStoreError('too many Redis commands waiting for an answer');
   }
