@@ -128,3 +128,35 @@ export async function checkNetworkPolicies(ask: (address: string) => Promise<Res
   // Everyone else: the default policy, untouched by the others' counts.
   expect(await seen(outsider)).toMatchObject({ status: 200, name: 'default' });
 }
+
+/**
+ * The steady traffic a store's failover is watched under: GET /api/v1 from every instance in turn,
+ * each request from a new client address (behind TRUST_PROXY_HOPS=1), until stopped.
+ */
+export function steadyLoad(instances: readonly { url: string }[], clientOf: (n: number) => string) {
+  let loading = true;
+  const statuses: number[] = [];
+  const failures: string[] = [];
+  let n = 0;
+  const load = Promise.all(
+    instances.map(async (instance) => {
+      while (loading) {
+        const answer = await fetch(`${instance.url}/api/v1`, { headers: { 'x-forwarded-for': clientOf(n++) } }).catch((error: Error) => error);
+        if (answer instanceof Error) failures.push(answer.message);
+        else statuses.push(answer.status);
+        await sleep(5);
+      }
+    }),
+  );
+  return {
+    /** Stops a moment later, and checks that every request was answered, none with a 5xx, and enough of them to tell. */
+    async stop(): Promise<void> {
+      await sleep(300);
+      loading = false;
+      await load;
+      expect(failures, 'every request was answered, none met a connection error').toEqual([]);
+      expect(statuses.filter((status) => status >= 500)).toEqual([]);
+      expect(statuses.length).toBeGreaterThan(50);
+    },
+  };
+}
