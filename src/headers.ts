@@ -7,7 +7,7 @@
  */
 import type { DeprecationNotice } from './deprecation.ts';
 import { DOCS_CSP } from './docs/page.ts';
-import { allowOf, isV1Path, LINK_TARGETS, OPENAPI_PATH, type Route } from './route.ts';
+import { allowOf, isV1Path, LINK_TARGETS, OPENAPI_PATH, type LinkTarget, type Route } from './route.ts';
 import type { ProblemCode } from './schemas.ts';
 
 /** Header fields as a plain record: the cheapest shape to copy and hand to `new Response` on most runtimes. */
@@ -144,8 +144,8 @@ function linkOf({ base, path, route, deprecation, docsPage }: Place): string {
   const links = [`<${base}${OPENAPI_PATH}>; rel="service-desc"`];
   if (deprecation && isV1Path(path)) links.push(deprecation.successorLink);
   for (const relation of route?.links ?? []) {
-    const { path: target, type } = LINK_TARGETS[relation];
-    if (relation !== 'service-doc' || docsPage) links.push(`<${base}${target}>; rel="${relation}"; type="${type}"`);
+    const target: LinkTarget = LINK_TARGETS[relation];
+    if (!target.docsPage || docsPage) links.push(`<${base}${target.path}>; rel="${relation}"; type="${target.type}"`);
   }
   return links.join(', ');
 }

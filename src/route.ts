@@ -49,6 +49,13 @@ export interface BuildContext {
 /** Builds a document's body (a JSON value, or text served as is) once per set of facts. */
 export type Builder = (context: BuildContext, params: Record<string, string>) => unknown;
 
+export interface LinkTarget {
+  path: string;
+  /** The media type found there (the link's `type`). */
+  type: string;
+  docsPage?: true;
+}
+
 /**
  * RFC 8288 relations a route's answers link to besides `service-desc`, each with the path it points
  * at and the media type found there: the API catalog (RFC 9727 section 3), the docs page (RFC 8631)
@@ -56,9 +63,10 @@ export type Builder = (context: BuildContext, params: Record<string, string>) =>
  */
 export const LINK_TARGETS = {
   'api-catalog': { path: API_CATALOG_PATH, type: 'application/linkset+json' },
-  'service-doc': { path: DOCS_PATH, type: 'text/html' },
+  // Like the docs page's routes, linked only while the page is served.
+  'service-doc': { path: DOCS_PATH, type: 'text/html', docsPage: true },
   describedby: { path: SERVER_CARD_PATH, type: 'application/mcp-server-card+json' },
-} as const;
+} satisfies Record<string, LinkTarget>;
 export type LinkRelation = keyof typeof LINK_TARGETS;
 
 /** Another representation of a document, chosen by the request's Accept (RFC 9110 section 12.5.1). */
