@@ -46,10 +46,4 @@ describe('buildLlmsText with the front door', () => {
     expect(optional(off)).toContain(`](${BASE}/llms-full.txt)`);
     expect(off).not.toContain(`${BASE}/docs`);
   });
-
-  it('links neither before the front door is served', () => {
-    const today = buildLlmsText(BASE, facts, TOOL_NAMES);
-    expect(today).not.toContain('llms-full.txt');
-    expect(today).not.toContain(`${BASE}/docs`);
-  });
 });
