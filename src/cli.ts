@@ -53,8 +53,15 @@ async function verify(url: string, json: boolean): Promise<number> {
     console.error(`product-discovery verify: ${JSON.stringify(url)} is not an http or https URL, e.g. https://api.example.com`);
     return 2;
   }
-  const { formatReport, reportJson, verify: run } = await import('./verify/index.ts');
-  const report = await run(url);
+  const [{ formatReport, reportJson, verify: run }, { StartupError }] = await Promise.all([import('./verify/index.ts'), import('./startup-error.ts')]);
+  let report;
+  try {
+    report = await run(url);
+  } catch (error) {
+    if (!(error instanceof StartupError)) throw error;
+    console.error(error.message);
+    return 2;
+  }
   // Colour only for a person at a terminal, and never when NO_COLOR is set (no-color.org).
   console.log(json ? reportJson(report) : formatReport(report, { color: Boolean(process.stdout.isTTY) && !process.env.NO_COLOR }));
   return report.ok ? 0 : 1;

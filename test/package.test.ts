@@ -56,6 +56,17 @@ describe('the packed tarball', () => {
     expect(stdout.trim()).toBe('FactsFile');
   });
 
+  it('installs for production in at most 30 MB, leaving out the Redis client and what only verify needs', async () => {
+    // What `du -sk` counts: the disk the install takes, as an operator or a serverless bundle sees it.
+    const { stdout } = await execFile('du', ['-sk', join(dir, 'node_modules')]);
+    const megabytes = Number(stdout.split('\t')[0]) / 1024;
+    expect(megabytes).toBeGreaterThan(1);
+    expect(megabytes).toBeLessThanOrEqual(30);
+    for (const optional of ['@redis/client', '@modelcontextprotocol/client', 'ajv', 'ajv-formats']) {
+      expect(() => readFileSync(join(dir, 'node_modules', optional, 'package.json')), optional).toThrow();
+    }
+  });
+
   it('installs for production without a compiler or a TypeScript loader', () => {
     for (const tool of ['typescript', 'tsx', 'vitest', 'bun', 'deno']) {
       expect(() => readFileSync(join(dir, 'node_modules', tool, 'package.json')), tool).toThrow();
@@ -169,7 +180,18 @@ describe('the packed product-discovery bin', () => {
       const loaded = readFileSync(trace, 'utf8');
       expect(loaded).toContain('/node_modules/@modelcontextprotocol/server/');
       expect(loaded.split('\n').filter((url) => /\/dist\/verify\/|\/node_modules\/(ajv|ajv-formats|structured-headers|@modelcontextprotocol\/(client|sdk))\//.test(url))).toEqual([]);
-      // verify from the production install: its dependencies (Ajv, both MCP clients) came with it.
+      // verify from the production install: its packages are left out, and it says which to install.
+      const missing = await execFile(BIN, ['verify', url!, '--json']).catch((error) => error);
+      expect(missing.code).toBe(2);
+      expect(missing.stdout).toBe('');
+      expect(missing.stderr).toBe(
+        'product-discovery verify needs @modelcontextprotocol/client, ajv and ajv-formats, which a production install leaves out ' +
+          '(optional peer dependencies):\n  npm install @modelcontextprotocol/client ajv ajv-formats\n',
+      );
+      // Once the command it names has run, verify passes.
+      const env = { ...process.env, npm_config_update_notifier: 'false' };
+      const packages = ['@modelcontextprotocol/client', 'ajv', 'ajv-formats'].map((name) => `${name}@${pkg.devDependencies[name as keyof typeof pkg.devDependencies]}`);
+      await execFile('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', ...packages], { cwd: dir, env });
       const verified = await execFile(BIN, ['verify', url!, '--json']).catch((error) => error);
       const report = JSON.parse(verified.stdout);
       expect(report.checks.filter((check: { ok: boolean }) => !check.ok)).toEqual([]);
@@ -179,6 +201,17 @@ describe('the packed product-discovery bin', () => {
     } finally {
       child.kill('SIGKILL');
     }
+  });
+
+  it('refuses to start with a Redis variable when @redis/client is not installed, naming the package (exit 1)', async () => {
+    const refused = await execFile(BIN, ['serve'], { cwd: dir, env: { PATH: process.env.PATH, PORT: '0', REDIS_URL: 'redis://127.0.0.1:6379' } }).catch(
+      (error) => error,
+    );
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toBe(
+      'REDIS_URL (the Redis rate-limit store) needs @redis/client, which a production install leaves out (optional peer dependencies):\n' +
+        '  npm install @redis/client\n',
+    );
   });
 
   it('prints its version with --version and -v, and its usage with --help and -h, exit 0', async () => {

@@ -7,13 +7,14 @@
 import { withDefaults } from '../defaults.ts';
 import type { HeaderRecord } from '../headers.ts';
 import type { Logger } from '../log.ts';
+import { importOptional } from '../optional.ts';
 import type { ProblemMembers } from '../problems.ts';
 import { addressKey, clientAddress } from './client.ts';
 import { policyFields, stateFields } from './fields.ts';
 import { Limiter, type Quota, type RateLimitState } from './limiter.ts';
 import { MemoryStore } from './memory.ts';
 import { checkPolicies, policyMatcher, type PolicyInput } from './policies.ts';
-import { redisTargetOf } from './redis-target.ts';
+import { redisTargetOf, type RedisMode } from './redis-target.ts';
 import type { CounterStore } from './store.ts';
 
 export interface RateLimitOptions {
@@ -80,8 +81,8 @@ export async function createRateLimit(given: Partial<RateLimitOptions> | undefin
   const options = withDefaults(RATE_LIMIT_DEFAULTS, given);
   const { quota, windowSeconds, fail, ipv6PrefixBits, store: own } = options;
   const target = redisTargetOf(options);
-  // The Redis client is loaded only by a service that uses it.
-  const store: CounterStore = own ?? (target ? (await import('./redis.ts')).createRedisStore(target) : new MemoryStore());
+  // The Redis client is loaded only by a service that uses it, and installed only by one that does.
+  const store: CounterStore = own ?? (target ? (await loadRedis(target.mode)).createRedisStore(target) : new MemoryStore());
   const limiter = new Limiter({ quota, windowSeconds, fail, store, logger });
 
   const applied = (name: string, quota: number, windowSeconds: number, shared = false): Applied => ({
@@ -139,3 +140,7 @@ export async function createRateLimit(given: Partial<RateLimitOptions> | undefin
     close: () => limiter.close(),
   };
 }
+
+const REDIS_VARIABLE: Record<RedisMode, string> = { standalone: 'REDIS_URL', cluster: 'REDIS_CLUSTER_URLS', sentinel: 'REDIS_SENTINEL_URLS' };
+
+const loadRedis = (mode: RedisMode) => importOptional(() => import('./redis.ts'), ['@redis/client'], `${REDIS_VARIABLE[mode]} (the Redis rate-limit store)`);
