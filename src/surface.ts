@@ -2,7 +2,8 @@
  * @module Everything served that does not depend on the request, built once from the settings and
  * the facts: for every exact path its route, its header sets, its document serialised, hashed and
  * compressed, and its problem answers; the health answer; the MCP endpoint. Building it again from
- * new facts swaps all of them together.
+ * new facts swaps all of them together. Documents are built on their first request, not at start:
+ * a serverless instance answers its first request sooner and builds only what it serves.
  */
 import pkg from '../package.json' with { type: 'json' };
 import type { DeprecationNotice } from './deprecation.ts';
@@ -10,7 +11,7 @@ import { pathHeaders, type HeaderSettings, type PathHeaders } from './headers.ts
 import { loadDocsAssetBodies } from './docs/assets.ts';
 import { negotiated, prepareDocument, type HeaderAssembly, type Prepared } from './http.ts';
 import { createMcpHttpEndpoint, type McpHttpEndpoint, type McpOptions } from './mcp/endpoint.ts';
-import { describeResources } from './mcp/resources.ts';
+import { describeResources, resourceInfos } from './mcp/resources.ts';
 import { prepareProblem } from './problems.ts';
 import { API_PATH, contentTypeOf, isV1Path, pathsOf, type BuildContext, type Builder, type Route } from './route.ts';
 import { ROUTES, servedRoutes } from './routes.ts';
@@ -30,8 +31,8 @@ export interface Settings extends HeaderSettings {
 export interface Target {
   route?: Route;
   headers: PathHeaders;
-  /** The GET and HEAD answer of a document route. */
-  document?: Prepared;
+  /** The GET and HEAD answer of a document route: built on first use, then the same answer itself (no promise). */
+  document?: () => Prepared | Promise<Prepared>;
   /** The answer of a problem without per-request members, prepared on first use. */
   problem(code: ProblemCode): Prepared;
 }
@@ -47,7 +48,22 @@ export interface Surface {
   asset(path: string): Promise<Prepared>;
 }
 
-function target(settings: Settings, headers: PathHeaders, route?: Route, document?: Prepared): Target {
+/** Builds on the first call; later calls get the value itself. A failed build is not kept: the next call tries again. */
+export function once<T>(build: () => Promise<T>): () => T | Promise<T> {
+  let value: T | undefined;
+  let pending: Promise<T> | undefined;
+  return () =>
+    value ??
+    (pending ??= build().then(
+      (built) => (value = built),
+      (error: unknown) => {
+        pending = undefined;
+        throw error;
+      },
+    ));
+}
+
+function target(settings: Settings, headers: PathHeaders, route?: Route, document?: Target['document']): Target {
   const problems = new Map<ProblemCode, Prepared>();
   return {
     route,
@@ -110,7 +126,7 @@ export async function buildSurface(settings: Settings, facts: Product, previous?
     for (const { path, params } of pathsOf(route)) {
       const headers = pathHeaders(settings, path, route);
       const { answer } = route;
-      const document = typeof answer === 'function' ? await prepareRoute(route, answer, context, params, headers, settings) : undefined;
+      const document = typeof answer === 'function' ? once(() => prepareRoute(route, answer, context, params, headers, settings)) : undefined;
       targets.set(path, target(settings, headers, route, document));
     }
   }
@@ -118,8 +134,12 @@ export async function buildSurface(settings: Settings, facts: Product, previous?
   const unknownV1 = target(settings, pathHeaders(settings, `${API_PATH}/unknown`));
   const unknown = target(settings, pathHeaders(settings, '/unknown'));
 
-  const bodyOf = (path: string) => targets.get(path)!.document!.identity.body;
-  const resources = describeResources(settings.base, facts, bodyOf);
+  // The MCP resources are the bodies REST serves: built with them, when the SDK is first loaded.
+  const resources = async () => {
+    const paths = resourceInfos(settings.base, facts).map(({ path }) => path);
+    const bodies = new Map(await Promise.all(paths.map(async (path) => [path, (await targets.get(path)!.document!()).identity.body] as const)));
+    return describeResources(settings.base, facts, (path) => bodies.get(path)!);
+  };
 
   const healthRoute = ROUTES.find((route) => route.answer === 'health')!;
   const healthHeaders = targets.get(healthRoute.path)!.headers.document;
