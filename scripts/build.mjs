@@ -1,7 +1,8 @@
 /**
  * @module `npm run build`: the docs page's assets (`npm run build:docs`), then src/ compiled to dist/
  * (tsconfig.build.json) with the repository's TypeScript, then Swagger UI's licences beside the
- * assets in dist/ and the facts file's JSON Schema (dist/schemas/facts.json). Plain JavaScript, so
+ * assets in dist/, the facts file's JSON Schema (dist/schemas/facts.json) and the start-up bundles
+ * (dist/start/, scripts/bundle.mjs). Plain JavaScript, so
  * it runs where no TypeScript loader is installed.
  *
  * `--if-installed` is the `prepare` script, which npm runs on `npm ci` and `npm install` in this
@@ -15,7 +16,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const TOOLS = ['typescript', '@types/node', 'tsx', 'swagger-ui-dist'];
+const TOOLS = ['typescript', '@types/node', 'tsx', 'swagger-ui-dist', 'esbuild'];
 const installed = TOOLS.every((name) => existsSync(join(root, 'node_modules', name, 'package.json')));
 
 if (!installed) {
@@ -40,3 +41,4 @@ node('--import', 'tsx', 'scripts/docs-assets.ts');
 node(join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json');
 cpSync(join(root, 'src/docs/generated/licences'), join(root, 'dist/docs/generated/licences'), { recursive: true });
 node('--import', 'tsx', 'scripts/write-facts-schema.ts');
+node('scripts/bundle.mjs');

@@ -176,10 +176,12 @@ describe('the packed product-discovery bin', () => {
       expect((await send(`${url}/api/v1/health`)).json().version).toBe(pkg.version);
       const mcp = await send(`${url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' });
       expect(mcp.status).toBe(200);
-      // Serving, MCP included, loads none of verify's modules or dependencies (they are imported lazily).
+      // The bin runs the start-up bundle; serving, MCP included, loads none of verify's modules or dependencies (they are imported lazily).
       const loaded = readFileSync(trace, 'utf8');
-      expect(loaded).toContain('/node_modules/@modelcontextprotocol/server/');
-      expect(loaded.split('\n').filter((url) => /\/dist\/verify\/|\/node_modules\/(ajv|ajv-formats|structured-headers|@modelcontextprotocol\/(client|sdk))\//.test(url))).toEqual([]);
+      expect(loaded).toMatch(/\/dist\/start\/cli\.js\n/);
+      expect(loaded).toMatch(/\/dist\/start\/chunks\/server-\w+\.js\n/);
+      const verifyParts = /\/dist\/verify\/|\/dist\/start\/chunks\/verify-|\/node_modules\/(ajv|ajv-formats|structured-headers|@modelcontextprotocol\/(client|sdk))\//;
+      expect(loaded.split('\n').filter((url) => verifyParts.test(url))).toEqual([]);
       // verify from the production install: its packages are left out, and it says which to install.
       const missing = await execFile(BIN, ['verify', url!, '--json']).catch((error) => error);
       expect(missing.code).toBe(2);

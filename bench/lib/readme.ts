@@ -1,4 +1,4 @@
-/** @module Writes the benchmark's figures into README.md, between its bench markers. */
+/** @module Writes the benchmark's figures into docs/performance.md, between its bench markers. */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from './proc.ts';
@@ -8,7 +8,7 @@ const END = '<!-- bench:end -->';
 
 /** Replaces what is between the markers, or appends a Performance section holding them. */
 export function updateReadme(markdown: string): void {
-  const path = join(ROOT, 'README.md');
+  const path = join(ROOT, 'docs/performance.md');
   const block = `${START}\n${markdown}\n${END}`;
   const text = existsSync(path) ? readFileSync(path, 'utf8') : '';
   const start = text.indexOf(START);

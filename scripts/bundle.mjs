@@ -1,0 +1,64 @@
+/**
+ * @module The start-up bundles: every runtime entry (src/entry/*.ts) and the bin (src/cli.ts)
+ * bundled by esbuild into one file each under dist/start/, with what only some requests or commands
+ * use (the MCP SDK, the Redis store, the docs page's bytes, verify) split into chunks loaded on first
+ * use. A cold start then reads one minified file instead of about 80 modules and their packages.
+ * Run by `npm run build`; `node scripts/bundle.mjs OUTDIR` writes them elsewhere (the tests do).
+ *
+ * Left out, and so resolved from node_modules at run time: the runtimes' own modules and the
+ * optional peer dependencies, whose absence the code reports by name (src/optional.ts).
+ */
+import { readdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+export const OPTIONAL_PEERS = ['@modelcontextprotocol/client', '@redis/client', 'ajv', 'ajv-formats'];
+
+/** The files bundled, by the name of their bundle: `src/entry/bun.ts` becomes `OUTDIR/bun.js`, `src/cli.ts` `OUTDIR/cli.js`. */
+export function startFiles() {
+  const entries = readdirSync(join(root, 'src/entry'))
+    .filter((file) => file.endsWith('.ts') && !file.endsWith('.d.ts'))
+    .map((file) => [file.slice(0, -'.ts'.length), join(root, 'src/entry', file)]);
+  return Object.fromEntries([...entries, ['cli', join(root, 'src/cli.ts')]]);
+}
+
+/**
+ * The Node entry serves HTTP/1.1 (node:http). @hono/node-server imports node:http2 only to tell
+ * HTTP/2 requests apart, which never come; loading it (and node:tls with it) took about 30 ms of a
+ * Node cold start here, so the bundles get a stand-in that no request is an instance of.
+ */
+const http1Only = {
+  name: 'http1-only',
+  setup(build) {
+    build.onResolve({ filter: /^(node:)?http2$/ }, () => ({ path: 'http2', namespace: 'http1-only' }));
+    build.onLoad({ filter: /.*/, namespace: 'http1-only' }, () => ({
+      contents: 'export class Http2ServerRequest {}\nexport const constants = {};\n',
+      loader: 'js',
+    }));
+  },
+};
+
+export async function bundle(outdir = join(root, 'dist/start')) {
+  const { build } = await import('esbuild');
+  await build({
+    entryPoints: startFiles(),
+    outdir,
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'es2022',
+    // jsonc-parser's "main" is a UMD build whose requires esbuild cannot follow; its "module" is ESM.
+    mainFields: ['module', 'main'],
+    minify: true,
+    legalComments: 'linked',
+    chunkNames: 'chunks/[name]-[hash]',
+    external: [...OPTIONAL_PEERS, 'cloudflare:*', 'bun', 'bun:*'],
+    plugins: [http1Only],
+    logLevel: 'warning',
+  });
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await bundle(process.argv[2]);
