@@ -1,15 +1,17 @@
 /**
  * @module The start-up bundles: every runtime entry (src/entry/*.ts) and the bin (src/cli.ts)
  * bundled by esbuild into one file each under dist/start/, with what only some requests or commands
- * use (the MCP SDK, the Redis store, the docs page's bytes, verify) split into chunks loaded on first
- * use. A cold start then reads one minified file instead of about 80 modules and their packages.
+ * use (the MCP SDK, the Redis store, verify) split into chunks beside them, loaded on first use. A
+ * cold start then reads one minified file instead of about 80 modules and their packages.
+ * The docs page's 1.9 MB of assets are not copied into the bundles: they import the module the
+ * package already ships, OUTDIR/../docs/generated/bodies.js (in dist/, what tsc compiled).
  * Run by `npm run build`; `node scripts/bundle.mjs OUTDIR` writes them elsewhere (the tests do).
  *
  * Left out, and so resolved from node_modules at run time: the runtimes' own modules and the
  * optional peer dependencies, whose absence the code reports by name (src/optional.ts).
  */
 import { readdirSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -40,8 +42,23 @@ const http1Only = {
   },
 };
 
+/** Chunks sit beside the entries, so this path is right from every file that imports the assets. */
+const DOCS_BODIES = '../docs/generated/bodies.js';
+
+const sharedDocsBodies = {
+  name: 'shared-docs-bodies',
+  setup(build) {
+    build.onResolve({ filter: /\/generated\/bodies(\.ts)?$/ }, () => ({ path: DOCS_BODIES, external: true }));
+  },
+};
+
 export async function bundle(outdir = join(root, 'dist/start')) {
   const { build } = await import('esbuild');
+  const distStart = resolve(outdir) === join(root, 'dist/start');
+  // Outside dist/, the assets module the bundles import is written beside them.
+  if (!distStart) {
+    await build({ entryPoints: [join(root, 'src/docs/generated/bodies.ts')], outfile: join(outdir, DOCS_BODIES), format: 'esm', logLevel: 'warning' });
+  }
   await build({
     entryPoints: startFiles(),
     outdir,
@@ -54,9 +71,9 @@ export async function bundle(outdir = join(root, 'dist/start')) {
     mainFields: ['module', 'main'],
     minify: true,
     legalComments: 'linked',
-    chunkNames: 'chunks/[name]-[hash]',
+    chunkNames: '[name]-[hash]',
     external: [...OPTIONAL_PEERS, 'cloudflare:*', 'bun', 'bun:*'],
-    plugins: [http1Only],
+    plugins: [http1Only, sharedDocsBodies],
     logLevel: 'warning',
   });
 }

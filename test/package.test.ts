@@ -179,8 +179,8 @@ describe('the packed product-discovery bin', () => {
       // The bin runs the start-up bundle; serving, MCP included, loads none of verify's modules or dependencies (they are imported lazily).
       const loaded = readFileSync(trace, 'utf8');
       expect(loaded).toMatch(/\/dist\/start\/cli\.js\n/);
-      expect(loaded).toMatch(/\/dist\/start\/chunks\/server-\w+\.js\n/);
-      const verifyParts = /\/dist\/verify\/|\/dist\/start\/chunks\/verify-|\/node_modules\/(ajv|ajv-formats|structured-headers|@modelcontextprotocol\/(client|sdk))\//;
+      expect(loaded).toMatch(/\/dist\/start\/server-\w+\.js\n/);
+      const verifyParts = /\/dist\/verify\/|\/dist\/start\/verify-|\/node_modules\/(ajv|ajv-formats|structured-headers|@modelcontextprotocol\/(client|sdk))\//;
       expect(loaded.split('\n').filter((url) => verifyParts.test(url))).toEqual([]);
       // verify from the production install: its packages are left out, and it says which to install.
       const missing = await execFile(BIN, ['verify', url!, '--json']).catch((error) => error);
