@@ -2,8 +2,8 @@
  * @module Everything served that does not depend on the request, built once from the settings and
  * the facts: for every exact path its route, its header sets, its document serialised, hashed and
  * compressed, and its problem answers; the health answer; the MCP endpoint. Building it again from
- * new facts swaps all of them together. Documents are built on their first request, not at start:
- * a serverless instance answers its first request sooner and builds only what it serves.
+ * new facts swaps all of them together. Each path's part is made on its first request, not at
+ * start: a serverless instance answers its first request sooner and builds only what it serves.
  */
 import pkg from '../package.json' with { type: 'json' };
 import type { DeprecationNotice } from './deprecation.ts';
@@ -63,6 +63,12 @@ export function once<T>(build: () => Promise<T>): () => T | Promise<T> {
     ));
 }
 
+/** A value made on first use, for what is built without waiting. */
+function memo<T>(make: () => T): () => T {
+  let value: T | undefined;
+  return () => (value ??= make());
+}
+
 function target(settings: Settings, headers: PathHeaders, route?: Route, document?: Target['document']): Target {
   const problems = new Map<ProblemCode, Prepared>();
   return {
@@ -91,12 +97,12 @@ async function prepareRoute(route: Route, answer: Builder, context: BuildContext
  * The docs page's files, prepared on the first request for each: they do not depend on the facts,
  * so a reload keeps them, and a process that never serves them never loads their bytes.
  */
-function assetAnswers(targets: Map<string, Target>, settings: Settings): (path: string) => Promise<Prepared> {
+function assetAnswers(targetAt: (path: string) => Target | undefined, settings: Settings): (path: string) => Promise<Prepared> {
   const prepared = new Map<string, Promise<Prepared>>();
   return (path) => {
     let answer = prepared.get(path);
     if (!answer) {
-      const { route, headers } = targets.get(path)!;
+      const { route, headers } = targetAt(path)!;
       const params = pathsOf(route!).find((each) => each.path === path)!.params;
       answer = loadDocsAssetBodies().then((bodies) =>
         prepareDocument(bodies.get(path)!, { contentType: contentTypeOf(route!, params), headers: headers.document, assembly: settings.assembly }),
@@ -121,33 +127,42 @@ export async function buildSurface(settings: Settings, facts: Product, previous?
     docsPage: settings.docsPage,
     contentSignal: settings.contentSignal,
   };
-  const targets = new Map<string, Target>();
+  // Each path's target (its header sets) is made when the path is first asked for.
+  const targets = new Map<string, () => Target>();
   for (const route of servedRoutes(settings.docsPage)) {
     for (const { path, params } of pathsOf(route)) {
-      const headers = pathHeaders(settings, path, route);
-      const { answer } = route;
-      const document = typeof answer === 'function' ? once(() => prepareRoute(route, answer, context, params, headers, settings)) : undefined;
-      targets.set(path, target(settings, headers, route, document));
+      targets.set(
+        path,
+        memo(() => {
+          const headers = pathHeaders(settings, path, route);
+          const { answer } = route;
+          const document = typeof answer === 'function' ? once(() => prepareRoute(route, answer, context, params, headers, settings)) : undefined;
+          return target(settings, headers, route, document);
+        }),
+      );
     }
   }
+  const targetAt = (path: string) => targets.get(path)?.();
   // Unknown paths under /api/v1 carry its deprecation notice; the others do not.
-  const unknownV1 = target(settings, pathHeaders(settings, `${API_PATH}/unknown`));
-  const unknown = target(settings, pathHeaders(settings, '/unknown'));
+  const unknownV1 = memo(() => target(settings, pathHeaders(settings, `${API_PATH}/unknown`)));
+  const unknown = memo(() => target(settings, pathHeaders(settings, '/unknown')));
 
   // The MCP resources are the bodies REST serves: built with them, when the SDK is first loaded.
   const resources = async () => {
     const paths = resourceInfos(settings.base, facts).map(({ path }) => path);
-    const bodies = new Map(await Promise.all(paths.map(async (path) => [path, (await targets.get(path)!.document!()).identity.body] as const)));
+    const bodies = new Map(await Promise.all(paths.map(async (path) => [path, (await targetAt(path)!.document!()).identity.body] as const)));
     return describeResources(settings.base, facts, (path) => bodies.get(path)!);
   };
 
   const healthRoute = ROUTES.find((route) => route.answer === 'health')!;
-  const healthHeaders = targets.get(healthRoute.path)!.headers.document;
   const served = { reviewedOn: facts.product.reviewedOn, loadedAt: new Date().toISOString() };
   const healthOf = (health: Omit<Health, 'facts' | 'version'>) =>
-    prepareDocument({ ...health, version: pkg.version, facts: served }, { contentType: contentTypeOf(healthRoute), headers: healthHeaders, assembly: settings.assembly });
+    prepareDocument(
+      { ...health, version: pkg.version, facts: served },
+      { contentType: contentTypeOf(healthRoute), headers: targetAt(healthRoute.path)!.headers.document, assembly: settings.assembly },
+    );
   const store = { rateLimitStore: settings.storeKind, redisMode: settings.redisMode };
-  const healthy = await healthOf({ status: 'ok', ...store });
+  const healthy = once(() => healthOf({ status: 'ok', ...store }));
   // Probes repeat while a store is down: the answer is built once per reason, not per probe.
   let degraded: { reason: string; answer: Promise<Prepared> } | undefined;
   const degradedFor = (reason: string) =>
@@ -157,9 +172,9 @@ export async function buildSurface(settings: Settings, facts: Product, previous?
 
   return {
     facts,
-    targetOf: (path) => targets.get(path) ?? (isV1Path(path) ? unknownV1 : unknown),
-    health: (failure) => (failure ? degradedFor(failure) : Promise.resolve(healthy)),
+    targetOf: (path) => targetAt(path) ?? (isV1Path(path) ? unknownV1() : unknown()),
+    health: (failure) => (failure ? degradedFor(failure) : Promise.resolve(healthy())),
     mcp: createMcpHttpEndpoint(facts, { name: context.name, version: pkg.version }, resources, settings.mcp, settings.base),
-    asset: previous?.asset ?? assetAnswers(targets, settings),
+    asset: previous?.asset ?? assetAnswers(targetAt, settings),
   };
 }
