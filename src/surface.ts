@@ -9,7 +9,7 @@ import pkg from '../package.json' with { type: 'json' };
 import type { DeprecationNotice } from './deprecation.ts';
 import { pathHeaders, type HeaderSettings, type PathHeaders } from './headers.ts';
 import { loadDocsAssetBodies } from './docs/assets.ts';
-import { negotiated, prepareDocument, type HeaderAssembly, type Prepared } from './http.ts';
+import { negotiated, once, prepareDocument, type HeaderAssembly, type Prepared } from './http.ts';
 import { createMcpHttpEndpoint, type McpHttpEndpoint, type McpOptions } from './mcp/endpoint.ts';
 import { describeResources, resourceInfos } from './mcp/resources.ts';
 import { prepareProblem } from './problems.ts';
@@ -46,21 +46,6 @@ export interface Surface {
   mcp: McpHttpEndpoint;
   /** A file of the docs page, prepared on the first request for it. */
   asset(path: string): Promise<Prepared>;
-}
-
-/** Builds on the first call; later calls get the value itself. A failed build is not kept: the next call tries again. */
-export function once<T>(build: () => Promise<T>): () => T | Promise<T> {
-  let value: T | undefined;
-  let pending: Promise<T> | undefined;
-  return () =>
-    value ??
-    (pending ??= build().then(
-      (built) => (value = built),
-      (error: unknown) => {
-        pending = undefined;
-        throw error;
-      },
-    ));
 }
 
 /** A value made on first use, for what is built without waiting. */
