@@ -3,7 +3,7 @@
  * The only module that knows the variable names; everything else receives `Options`.
  */
 import * as v from 'valibot';
-import type { Deprecation } from './deprecation.ts';
+import { checkDeprecation, SUCCESSOR_PATH_DEFAULT, SUCCESSOR_PATH_PATTERN, type Deprecation } from './deprecation.ts';
 import { CONTENT_SIGNAL_DEFAULT } from './discovery/robots.ts';
 import { MCP_DEFAULTS } from './mcp/endpoint.ts';
 import { TRUST_PROXY_HOPS_DEFAULT } from './ratelimit/client.ts';
@@ -18,8 +18,6 @@ const DEFAULTS = { port: 8787, host: '127.0.0.1' };
 /** contentsignals.org: the signals robots.txt's `Content-Signal` line may give, each `yes` or `no`. */
 const CONTENT_SIGNALS = ['search', 'ai-input', 'ai-train'];
 
-const DAY_MS = 86_400_000;
-const MIN_SUNSET_NOTICE_DAYS = 90;
 const ISO_DATE_OR_DATE_TIME = /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2}))?$/;
 
 const wholeNumber = (min: number, max: number) =>
@@ -92,8 +90,8 @@ const Environment = v.object({
   DEPRECATION_DATE: v.optional(isoDate),
   SUNSET_DATE: v.optional(isoDate),
   SUCCESSOR_PATH: v.optional(
-    v.pipe(v.string(), v.regex(/^\/[A-Za-z0-9._~\/-]*$/, 'must be a path starting with /, such as /api/v2')),
-    '/api/v2',
+    v.pipe(v.string(), v.regex(SUCCESSOR_PATH_PATTERN, `must be a path starting with /, such as ${SUCCESSOR_PATH_DEFAULT}`)),
+    SUCCESSOR_PATH_DEFAULT,
   ),
   DOCS_PAGE: v.optional(v.picklist(['on', 'off'], 'must be "on" or "off"'), 'on'),
   CONTENT_SIGNAL: v.optional(contentSignal, CONTENT_SIGNAL_DEFAULT),
@@ -147,7 +145,10 @@ export function loadConfig(env: Record<string, string | undefined>): Options {
     trustProxyHops: e.TRUST_PROXY_HOPS,
     accessLog: e.ACCESS_LOG === 'json',
     mcp: { allowedOrigins: e.MCP_ALLOWED_ORIGINS, maxBodyBytes: e.MCP_MAX_BODY_BYTES },
-    deprecation: deprecation(e.DEPRECATION_DATE, e.SUNSET_DATE, e.SUCCESSOR_PATH),
+    deprecation: checkDeprecation(
+      { deprecatedAt: e.DEPRECATION_DATE, sunsetAt: e.SUNSET_DATE, successorPath: e.SUCCESSOR_PATH },
+      { deprecatedAt: 'DEPRECATION_DATE', sunsetAt: 'SUNSET_DATE', successorPath: 'SUCCESSOR_PATH' },
+    ),
     docsPage: e.DOCS_PAGE === 'on',
     contentSignal: e.CONTENT_SIGNAL,
   };
@@ -175,23 +176,4 @@ function redisStore(e: v.InferOutput<typeof Environment>): Pick<Options['rateLim
     redisClusterUrls: e.REDIS_CLUSTER_URLS,
     redisSentinel: e.REDIS_SENTINEL_URLS && e.REDIS_SENTINEL_MASTER ? { urls: e.REDIS_SENTINEL_URLS, masterName: e.REDIS_SENTINEL_MASTER } : undefined,
   };
-}
-
-function deprecation(deprecatedAt: Date | undefined, sunsetAt: Date | undefined, successorPath: string): Deprecation | undefined {
-  if (!deprecatedAt && !sunsetAt) return undefined;
-  if (!deprecatedAt || !sunsetAt) {
-    const missing = deprecatedAt ? 'SUNSET_DATE' : 'DEPRECATION_DATE';
-    throw new StartupError(
-      `Invalid configuration:\n  ${missing} is unset: DEPRECATION_DATE and SUNSET_DATE are set together or not at all.`,
-    );
-  }
-  const noticeDays = (sunsetAt.getTime() - deprecatedAt.getTime()) / DAY_MS;
-  if (noticeDays < MIN_SUNSET_NOTICE_DAYS) {
-    const earliest = new Date(deprecatedAt.getTime() + MIN_SUNSET_NOTICE_DAYS * DAY_MS).toISOString();
-    throw new StartupError(
-      `Invalid configuration:\n  SUNSET_DATE is ${noticeDays.toFixed(1)} days after DEPRECATION_DATE; ` +
-        `callers are owed at least ${MIN_SUNSET_NOTICE_DAYS} days of notice: set SUNSET_DATE to ${earliest} or later.`,
-    );
-  }
-  return { deprecatedAt, sunsetAt, successorPath };
 }

@@ -14,7 +14,7 @@
 import { withAccessLog, type RequestInfo } from './access-log.ts';
 import { originAllowed, preflight } from './cors.ts';
 import { withDefaults } from './defaults.ts';
-import { deprecationNotice, type Deprecation } from './deprecation.ts';
+import { checkDeprecation, deprecationNotice, type Deprecation } from './deprecation.ts';
 import { CONTENT_SIGNAL_DEFAULT } from './discovery/robots.ts';
 import type { HeaderRecord } from './headers.ts';
 import { discard, pathOf, respond, unreadBody, type HeaderAssembly } from './http.ts';
@@ -39,6 +39,7 @@ export interface HandlerOptions {
   /** How many proxies in front append to X-Forwarded-For; at 0 (the default) the header is ignored. */
   trustProxyHops?: number;
   mcp?: Partial<McpOptions>;
+  /** Checked as the environment's dates are: both or neither, the sunset at least 90 days after. */
   deprecation?: Deprecation;
   /** Where log lines go (default: JSON lines on stdout and stderr). */
   logger?: Logger;
@@ -76,12 +77,13 @@ const counted = (route: Route | undefined, method: string) =>
 
 export async function createHandler(options: HandlerOptions): Promise<Handler> {
   const base = options.publicBaseUrl.replace(/\/+$/, '');
+  const deprecation = checkDeprecation(options.deprecation);
   const log = options.logger ?? jsonLinesLogger();
   const rateLimit = await createRateLimit(options.rateLimit, options.trustProxyHops ?? TRUST_PROXY_HOPS_DEFAULT, log);
   const mcp = withDefaults({ allowedOrigins: [new URL(base).origin], ...MCP_DEFAULTS }, options.mcp);
   const settings: Settings = {
     base,
-    deprecation: deprecationNotice(base, options.deprecation),
+    deprecation: deprecationNotice(base, deprecation),
     rateLimitPolicy: rateLimit.policyFields,
     storeKind: rateLimit.storeKind,
     redisMode: rateLimit.redisMode,
