@@ -9,7 +9,7 @@ import { MCP_DEFAULTS } from './mcp/endpoint.ts';
 import { TRUST_PROXY_HOPS_DEFAULT } from './ratelimit/client.ts';
 import { RATE_LIMIT_DEFAULTS, type RateLimitOptions } from './ratelimit/index.ts';
 import { PoliciesJson, pathOf } from './ratelimit/policies.ts';
-import { RedisUrl, RedisUrlList } from './ratelimit/redis-target.ts';
+import { RedisUrl, redisTargetOf, RedisUrlList } from './ratelimit/redis-target.ts';
 import { StartupError } from './startup-error.ts';
 
 /** What only a runtime entry needs; every other default belongs to the module it configures. */
@@ -154,26 +154,14 @@ export function loadConfig(env: Record<string, string | undefined>): Options {
   };
 }
 
-/** The one shared store the environment names: two modes at once, or half of Sentinel's pair, is refused. */
+/** The one shared store the environment names (the rule and its wording are redis-target.ts's). */
 function redisStore(e: v.InferOutput<typeof Environment>): Pick<Options['rateLimit'], 'redisUrl' | 'redisClusterUrls' | 'redisSentinel'> {
-  const sentinelSet = e.REDIS_SENTINEL_URLS !== undefined || e.REDIS_SENTINEL_MASTER !== undefined;
-  const set = [e.REDIS_URL && 'REDIS_URL', e.REDIS_CLUSTER_URLS && 'REDIS_CLUSTER_URLS', sentinelSet && 'REDIS_SENTINEL_URLS'].filter(Boolean);
-  if (set.length > 1) {
-    throw new StartupError(
-      `Invalid configuration:\n  ${set.join(' and ')} are both set: choose one shared store ` +
-        '(REDIS_URL for one server, REDIS_CLUSTER_URLS for a Redis Cluster, REDIS_SENTINEL_URLS with REDIS_SENTINEL_MASTER for Sentinel).',
-    );
-  }
-  if (sentinelSet && (!e.REDIS_SENTINEL_URLS || !e.REDIS_SENTINEL_MASTER)) {
-    const missing = e.REDIS_SENTINEL_URLS ? 'REDIS_SENTINEL_MASTER' : 'REDIS_SENTINEL_URLS';
-    throw new StartupError(
-      `Invalid configuration:\n  ${missing} is unset: REDIS_SENTINEL_URLS (the sentinels) and REDIS_SENTINEL_MASTER ` +
-        '(the name of the master group they monitor) are set together or not at all.',
-    );
-  }
+  const sentinel = { urls: e.REDIS_SENTINEL_URLS, masterName: e.REDIS_SENTINEL_MASTER };
+  const names = { redisUrl: 'REDIS_URL', redisClusterUrls: 'REDIS_CLUSTER_URLS', sentinelUrls: 'REDIS_SENTINEL_URLS', sentinelMaster: 'REDIS_SENTINEL_MASTER' };
+  const target = redisTargetOf({ redisUrl: e.REDIS_URL, redisClusterUrls: e.REDIS_CLUSTER_URLS, redisSentinel: sentinel }, names);
   return {
     redisUrl: e.REDIS_URL,
     redisClusterUrls: e.REDIS_CLUSTER_URLS,
-    redisSentinel: e.REDIS_SENTINEL_URLS && e.REDIS_SENTINEL_MASTER ? { urls: e.REDIS_SENTINEL_URLS, masterName: e.REDIS_SENTINEL_MASTER } : undefined,
+    redisSentinel: target?.mode === 'sentinel' ? { urls: target.urls, masterName: target.masterName } : undefined,
   };
 }
