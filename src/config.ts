@@ -4,6 +4,7 @@
  */
 import * as v from 'valibot';
 import { checkDeprecation, SUCCESSOR_PATH_DEFAULT, SUCCESSOR_PATH_PATTERN, type Deprecation } from './deprecation.ts';
+import { originEntry, ORIGIN_LIST_USAGE } from './cors.ts';
 import { CONTENT_SIGNAL_DEFAULT } from './discovery/robots.ts';
 import { MCP_DEFAULTS } from './mcp/endpoint.ts';
 import { TRUST_PROXY_HOPS_DEFAULT } from './ratelimit/client.ts';
@@ -80,10 +81,8 @@ const Environment = v.object({
     v.pipe(
       v.string(),
       v.transform((text) => text.split(',').map((item) => item.trim()).filter(Boolean)),
-      v.check(
-        (items) => items.every((item) => item === '*' || (URL.canParse(item) && new URL(item).origin === item.replace(/\/$/, ''))),
-        'must be a comma-separated list of origins such as https://app.example.com, or *',
-      ),
+      v.check((items) => items.every((item) => originEntry(item) !== undefined), ORIGIN_LIST_USAGE),
+      v.transform((items) => items.map((item) => originEntry(item)!)),
     ),
   ),
   MCP_MAX_BODY_BYTES: v.optional(wholeNumber(1024, 16 * 1024 * 1024), String(MCP_DEFAULTS.maxBodyBytes)),

@@ -12,7 +12,7 @@
  * fields of this request are added to them.
  */
 import { withAccessLog, type RequestInfo } from './access-log.ts';
-import { originAllowed, preflight } from './cors.ts';
+import { allowedOrigins, preflight } from './cors.ts';
 import { withDefaults } from './defaults.ts';
 import { checkDeprecation, deprecationNotice, type Deprecation } from './deprecation.ts';
 import { CONTENT_SIGNAL_DEFAULT } from './discovery/robots.ts';
@@ -21,6 +21,7 @@ import { discard, pathOf, respond, unreadBody, type HeaderAssembly } from './htt
 import { InFlight } from './in-flight.ts';
 import { errorField, jsonLinesLogger, type Logger } from './log.ts';
 import { MCP_DEFAULTS, type McpOptions } from './mcp/endpoint.ts';
+import { originRefusal } from './mcp/gate.ts';
 import { prepareProblem, type ProblemMembers } from './problems.ts';
 import { TRUST_PROXY_HOPS_DEFAULT } from './ratelimit/client.ts';
 import { createRateLimit, type RateLimitOptions } from './ratelimit/index.ts';
@@ -80,7 +81,7 @@ export async function createHandler(options: HandlerOptions): Promise<Handler> {
   const deprecation = checkDeprecation(options.deprecation);
   const log = options.logger ?? jsonLinesLogger();
   const rateLimit = await createRateLimit(options.rateLimit, options.trustProxyHops ?? TRUST_PROXY_HOPS_DEFAULT, log);
-  const mcp = withDefaults({ allowedOrigins: [new URL(base).origin], ...MCP_DEFAULTS }, options.mcp);
+  const mcp = { ...withDefaults(MCP_DEFAULTS, options.mcp), allowedOrigins: allowedOrigins(options.mcp?.allowedOrigins, base) };
   const settings: Settings = {
     base,
     deprecation: deprecationNotice(base, deprecation),
@@ -111,9 +112,8 @@ export async function createHandler(options: HandlerOptions): Promise<Handler> {
       if (!route) return problem(request, target, 'api_route_not_found', limits);
       if (method === 'OPTIONS') {
         // A browser may call /mcp only from an allowed origin: its preflight is refused too.
-        if (route.answer === 'mcp' && !originAllowed(request.headers.get('origin'), mcp.allowedOrigins)) {
-          return problem(request, target, 'origin_not_allowed', limits);
-        }
+        const refused = route.answer === 'mcp' ? originRefusal(request, mcp.allowedOrigins) : undefined;
+        if (refused) return problem(request, target, refused, limits);
         return preflight(request, target.headers.preflight, limits);
       }
       if (!takes(route, method)) return problem(request, target, 'method_not_allowed', limits);

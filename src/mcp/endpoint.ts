@@ -6,9 +6,9 @@
  * answer leaves with the service's headers, added here.
  */
 import { mergeHeaders, type HeaderRecord, type PathHeaders } from '../headers.ts';
-import type { ProblemCode, Product } from '../schemas.ts';
+import type { Product } from '../schemas.ts';
 import { serveBatch } from './batch.ts';
-import { forSdk, parseBody, readBounded, refusalOf } from './gate.ts';
+import { vet, type McpRefusal } from './gate.ts';
 import { ReplayCache } from './replay.ts';
 import type { McpResource } from './resources.ts';
 
@@ -27,7 +27,7 @@ export interface McpOptions {
 export const MCP_DEFAULTS = { maxBodyBytes: 65_536 };
 
 /** Serves one MCP POST: the answer with the service's headers, or the problem that refuses it. */
-export type McpHttpEndpoint = (request: Request, headers: PathHeaders, limits: HeaderRecord) => Promise<Response | ProblemCode>;
+export type McpHttpEndpoint = (request: Request, headers: PathHeaders, limits: HeaderRecord) => Promise<Response | McpRefusal>;
 
 export function createMcpHttpEndpoint(
   facts: Product,
@@ -62,12 +62,9 @@ export function createMcpHttpEndpoint(
 
   return async (request, headers, limits) => {
     // A refusal is answered as a problem, which reads what is left of the body first (see http.ts).
-    const refused = refusalOf(request, allowedOrigins);
-    if (refused) return refused;
-    const text = await readBounded(request, maxBodyBytes);
-    if (text === undefined) return 'payload_too_large';
-    const body = parseBody(text);
-    const forwarded = forSdk(request, text, body);
+    const vetted = await vet(request, { allowedOrigins, maxBodyBytes });
+    if (typeof vetted === 'string') return vetted;
+    const { body, forwarded } = vetted;
     // Every answer's headers, and no-store on an error (status 400 or more), added to the SDK's own.
     const serviceHeaders = (status: number) => mergeHeaders(status >= 400 ? headers.mcpError : headers.mcp, limits);
     if (!Array.isArray(body)) return answer(forwarded, body, serviceHeaders);
