@@ -20,8 +20,6 @@ export interface McpOptions {
   allowedOrigins: string[];
   /** The largest request body accepted. */
   maxBodyBytes: number;
-  /** How many distinct requests' answers are kept for replay (0: none). */
-  replayEntries?: number;
 }
 
 export const MCP_DEFAULTS = { maxBodyBytes: 65_536 };
@@ -33,13 +31,13 @@ export function createMcpHttpEndpoint(
   facts: Product,
   info: { name: string; version: string },
   resources: readonly McpResource[],
-  { allowedOrigins, maxBodyBytes, replayEntries }: McpOptions,
+  { allowedOrigins, maxBodyBytes }: McpOptions,
   /** `{base}`: the documents of the search and fetch tools link to it. */
   base: string,
   /** The SDK's endpoint; by default server.ts's, loaded on first use. */
   load: () => Promise<SdkEndpoint> = async () => (await import('./server.ts')).createMcpEndpoint(facts, info, resources, base),
 ): McpHttpEndpoint {
-  const replay = new ReplayCache({ maxEntries: replayEntries });
+  const replay = new ReplayCache();
   let sdk: Promise<SdkEndpoint> | undefined;
   const loadSdk = () =>
     (sdk ??= load().catch((error: unknown) => {
