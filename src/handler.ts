@@ -17,7 +17,7 @@ import { withDefaults } from './defaults.ts';
 import { checkDeprecation, deprecationNotice, type Deprecation } from './deprecation.ts';
 import { CONTENT_SIGNAL_DEFAULT } from './discovery/robots.ts';
 import type { HeaderRecord } from './headers.ts';
-import { discard, pathOf, respond, unreadBody, type HeaderAssembly } from './http.ts';
+import { discard, pathOf, respond, unreadBody } from './http.ts';
 import { InFlight } from './in-flight.ts';
 import { errorField, jsonLinesLogger, type Logger } from './log.ts';
 import { MCP_DEFAULTS, type McpOptions } from './mcp/endpoint.ts';
@@ -50,11 +50,6 @@ export interface HandlerOptions {
   docsPage?: boolean;
   /** robots.txt's `Content-Signal` line (contentsignals.org; default `search=yes, ai-input=yes`). */
   contentSignal?: string;
-  /**
-   * How response headers are put together: `template` copies a `Headers` object made at start-up,
-   * which is faster on Bun; `record` (the default) merges plain records, faster on Node, Deno and Workers.
-   */
-  headerAssembly?: HeaderAssembly;
 }
 
 export interface Handler {
@@ -89,7 +84,6 @@ export async function createHandler(options: HandlerOptions): Promise<Handler> {
     storeKind: rateLimit.storeKind,
     redisMode: rateLimit.redisMode,
     mcp,
-    assembly: options.headerAssembly ?? 'record',
     docsPage: options.docsPage ?? true,
     contentSignal: options.contentSignal ?? CONTENT_SIGNAL_DEFAULT,
   };
@@ -136,7 +130,7 @@ export async function createHandler(options: HandlerOptions): Promise<Handler> {
    * What is left of a refused request's body is read first (see `discard`).
    */
   function problem(request: Request, target: Target, code: ProblemCode, limits: HeaderRecord, members?: ProblemMembers): Response | Promise<Response> {
-    const prepared = members ? prepareProblem(base, code, target.headers.problem(code), { members }) : target.problem(code);
+    const prepared = members ? prepareProblem(base, code, target.headers.problem(code), members) : target.problem(code);
     const body = unreadBody(request);
     return body ? discard(body).then(() => respond(request, prepared, limits)) : respond(request, prepared, limits);
   }

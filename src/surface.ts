@@ -8,7 +8,7 @@ import pkg from '../package.json' with { type: 'json' };
 import type { DeprecationNotice } from './deprecation.ts';
 import { pathHeaders, type HeaderSettings, type PathHeaders } from './headers.ts';
 import { loadDocsAssetBodies } from './docs/assets.ts';
-import { negotiated, prepareDocument, type HeaderAssembly, type Prepared } from './http.ts';
+import { negotiated, prepareDocument, type Prepared } from './http.ts';
 import { createMcpHttpEndpoint, type McpHttpEndpoint, type McpOptions } from './mcp/endpoint.ts';
 import { describeResources } from './mcp/resources.ts';
 import { prepareProblem } from './problems.ts';
@@ -21,8 +21,6 @@ export interface Settings extends HeaderSettings {
   storeKind: Health['rateLimitStore'];
   redisMode?: Health['redisMode'];
   mcp: McpOptions;
-  /** How response headers are put together (the runtime entry's choice). */
-  assembly: HeaderAssembly;
   contentSignal: string;
 }
 
@@ -55,7 +53,7 @@ function target(settings: Settings, headers: PathHeaders, route?: Route, documen
     document,
     problem(code) {
       let prepared = problems.get(code);
-      if (!prepared) problems.set(code, (prepared = prepareProblem(settings.base, code, headers.problem(code), { assembly: settings.assembly })));
+      if (!prepared) problems.set(code, (prepared = prepareProblem(settings.base, code, headers.problem(code))));
       return prepared;
     },
   };
@@ -63,7 +61,7 @@ function target(settings: Settings, headers: PathHeaders, route?: Route, documen
 
 /** A document's answer: its default representation, or all of them chosen by Accept when it has others. */
 async function prepareRoute(route: Route, answer: Builder, context: BuildContext, params: Record<string, string>, headers: PathHeaders, settings: Settings): Promise<Prepared> {
-  const prepare = (value: unknown, contentType: string) => prepareDocument(value, { contentType, headers: headers.document, assembly: settings.assembly });
+  const prepare = (value: unknown, contentType: string) => prepareDocument(value, { contentType, headers: headers.document });
   const preferred = await prepare(answer(context, params), contentTypeOf(route, params));
   if (!route.alternates) return preferred;
   const representations = new Map([[route.mediaType, preferred]]);
@@ -83,7 +81,7 @@ function assetAnswers(targets: Map<string, Target>, settings: Settings): (path: 
       const { route, headers } = targets.get(path)!;
       const params = pathsOf(route!).find((each) => each.path === path)!.params;
       answer = loadDocsAssetBodies().then((bodies) =>
-        prepareDocument(bodies.get(path)!, { contentType: contentTypeOf(route!, params), headers: headers.document, assembly: settings.assembly }),
+        prepareDocument(bodies.get(path)!, { contentType: contentTypeOf(route!, params), headers: headers.document }),
       );
       // A failed load is not kept: the next request tries again.
       answer.catch(() => prepared.delete(path));
@@ -125,7 +123,7 @@ export async function buildSurface(settings: Settings, facts: Product, previous?
   const healthHeaders = targets.get(healthRoute.path)!.headers.document;
   const served = { reviewedOn: facts.product.reviewedOn, loadedAt: new Date().toISOString() };
   const healthOf = (health: Omit<Health, 'facts' | 'version'>) =>
-    prepareDocument({ ...health, version: pkg.version, facts: served }, { contentType: contentTypeOf(healthRoute), headers: healthHeaders, assembly: settings.assembly });
+    prepareDocument({ ...health, version: pkg.version, facts: served }, { contentType: contentTypeOf(healthRoute), headers: healthHeaders });
   const store = { rateLimitStore: settings.storeKind, redisMode: settings.redisMode };
   const healthy = await healthOf({ status: 'ok', ...store });
   // Probes repeat while a store is down: the answer is built once per reason, not per probe.
