@@ -11,9 +11,8 @@ import { serveBatch } from './batch.ts';
 import { vet, type McpRefusal } from './gate.ts';
 import { ReplayCache } from './replay.ts';
 import type { McpResource } from './resources.ts';
+import type { McpEndpoint, ServerInfo } from './server.ts';
 
-/** The SDK's side (server.ts): one vetted request, its body already parsed, answered. */
-export type SdkEndpoint = (request: Request, parsedBody: unknown) => Promise<Response>;
 
 export interface McpOptions {
   /** Browser origins allowed to call the endpoint; `*` admits any. Requests without Origin are always served. */
@@ -29,16 +28,16 @@ export type McpHttpEndpoint = (request: Request, headers: PathHeaders, limits: H
 
 export function createMcpHttpEndpoint(
   facts: Product,
-  info: { name: string; version: string },
+  info: ServerInfo,
   resources: readonly McpResource[],
   { allowedOrigins, maxBodyBytes }: McpOptions,
   /** `{base}`: the documents of the search and fetch tools link to it. */
   base: string,
   /** The SDK's endpoint; by default server.ts's, loaded on first use. */
-  load: () => Promise<SdkEndpoint> = async () => (await import('./server.ts')).createMcpEndpoint(facts, info, resources, base),
+  load: () => Promise<McpEndpoint> = async () => (await import('./server.ts')).createMcpEndpoint(facts, info, resources, base),
 ): McpHttpEndpoint {
   const replay = new ReplayCache();
-  let sdk: Promise<SdkEndpoint> | undefined;
+  let sdk: Promise<McpEndpoint> | undefined;
   const loadSdk = () =>
     (sdk ??= load().catch((error: unknown) => {
       // A failed load is not kept: the next request tries again.
