@@ -60,7 +60,7 @@ function target(settings: Settings, headers: PathHeaders, route?: Route, documen
 }
 
 /** A document's answer: its default representation, or all of them chosen by Accept when it has others. */
-async function prepareRoute(route: Route, answer: Builder, context: BuildContext, params: Record<string, string>, headers: PathHeaders, settings: Settings): Promise<Prepared> {
+async function prepareRoute(route: Route, answer: Builder, context: BuildContext, params: Record<string, string>, headers: PathHeaders): Promise<Prepared> {
   const prepare = (value: unknown, contentType: string) => prepareDocument(value, { contentType, headers: headers.document });
   const preferred = await prepare(answer(context, params), contentTypeOf(route, params));
   if (!route.alternates) return preferred;
@@ -73,7 +73,7 @@ async function prepareRoute(route: Route, answer: Builder, context: BuildContext
  * The docs page's files, prepared on the first request for each: they do not depend on the facts,
  * so a reload keeps them, and a process that never serves them never loads their bytes.
  */
-function assetAnswers(targets: Map<string, Target>, settings: Settings): (path: string) => Promise<Prepared> {
+function assetAnswers(targets: Map<string, Target>): (path: string) => Promise<Prepared> {
   const prepared = new Map<string, Promise<Prepared>>();
   return (path) => {
     let answer = prepared.get(path);
@@ -108,7 +108,7 @@ export async function buildSurface(settings: Settings, facts: Product, previous?
     for (const { path, params } of pathsOf(route)) {
       const headers = pathHeaders(settings, path, route);
       const { answer } = route;
-      const document = typeof answer === 'function' ? await prepareRoute(route, answer, context, params, headers, settings) : undefined;
+      const document = typeof answer === 'function' ? await prepareRoute(route, answer, context, params, headers) : undefined;
       targets.set(path, target(settings, headers, route, document));
     }
   }
@@ -138,6 +138,6 @@ export async function buildSurface(settings: Settings, facts: Product, previous?
     targetOf: (path) => targets.get(path) ?? (isV1Path(path) ? unknownV1 : unknown),
     health: (failure) => (failure ? degradedFor(failure) : Promise.resolve(healthy)),
     mcp: createMcpHttpEndpoint(facts, { name: context.name, version: pkg.version }, resources, settings.mcp, settings.base),
-    asset: previous?.asset ?? assetAnswers(targets, settings),
+    asset: previous?.asset ?? assetAnswers(targets),
   };
 }

@@ -52,13 +52,13 @@ export async function verify(url: string, options: VerifyOptions = {}): Promise<
     const probing: Probing = { session, contract: await loadContract(document), servedBase, gets };
     const { targets, unfilled } = getTargets(document);
     notChecked.push(...unfilled.map((template) => `get:${template} (no value to try)`));
-    for (const target of targets) checks.push(await safely(`get:${target.path}`, session, () => checkGet(probing, target, target.path === OPENAPI_PATH ? first : undefined)));
+    for (const target of targets) checks.push(await safely(`get:${target.path}`, () => checkGet(probing, target, target.path === OPENAPI_PATH ? first : undefined)));
     const unknown = [`${API_PATH}/this-path-does-not-exist`, ...(document.paths[DOCS_PATH] ? [`${DOCS_PATH}/this-asset-does-not-exist`] : [])];
-    checks.push(await safely('not-found', session, () => checkNotFound(probing, unknown)));
+    checks.push(await safely('not-found', () => checkNotFound(probing, unknown)));
     const wrong = nonGetPaths(document);
-    if (wrong.length > 0) checks.push(await safely('method-not-allowed', session, () => checkWrongMethod(probing, wrong)));
+    if (wrong.length > 0) checks.push(await safely('method-not-allowed', () => checkWrongMethod(probing, wrong)));
     const preflightPath = targets.find((t) => t.path === PRODUCT_PATH)?.path ?? targets[0]?.path ?? OPENAPI_PATH;
-    checks.push(await safely('options', session, () => checkPreflight(probing, preflightPath)));
+    checks.push(await safely('options', () => checkPreflight(probing, preflightPath)));
     if (document.paths[MCP_PATH]?.post) {
       const mcp = await mcpChecks({ session, servedBase, index: jsonOf(gets.get(API_PATH))?.mcp, gets, query: searchQuery(gets) });
       checks.push(...mcp.checks);
@@ -66,8 +66,8 @@ export async function verify(url: string, options: VerifyOptions = {}): Promise<
     }
     const { heads, conditionals, skipped } = plan(targets, gets, session.remaining());
     notChecked.push(...skipped);
-    for (const path of heads) checks.push(await safely(`head:${path}`, session, () => checkHead(probing, path)));
-    for (const path of conditionals) checks.push(await safely(`etag:${path}`, session, () => checkConditional(probing, path)));
+    for (const path of heads) checks.push(await safely(`head:${path}`, () => checkHead(probing, path)));
+    for (const path of conditionals) checks.push(await safely(`etag:${path}`, () => checkConditional(probing, path)));
   } catch (error) {
     if (!(error instanceof Stop)) throw error;
     checks.push(stopCheck(error, session));
@@ -115,7 +115,7 @@ function searchQuery(gets: Map<string, Answer>): string {
 }
 
 /** A probe whose request failed (no answer, a timeout) fails its check; the run's stop goes up. */
-async function safely(id: string, session: Session, probe: () => Promise<Check>): Promise<Check> {
+async function safely(id: string, probe: () => Promise<Check>): Promise<Check> {
   try {
     return await probe();
   } catch (error) {

@@ -8,7 +8,7 @@ import pkg from '../../package.json' with { type: 'json' };
 import { MODERN_REVISION } from '../mcp/versions.ts';
 import { MCP_PATH } from '../route.ts';
 import { argumentsFor, connectorProblem, resultProblem, schemaChecker, type Tool, type ToolResult } from './mcp-results.ts';
-import { checkAll, fail, pass, type Check } from './report.ts';
+import { checkAll, fail, type Check } from './report.ts';
 import type { Answer, Session } from './session.ts';
 
 /** What verify needs of either client. */
