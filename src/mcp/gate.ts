@@ -7,6 +7,7 @@ import { originAllowed } from '../cors.ts';
 import { admitsJson, isJsonMediaType } from '../negotiation.ts';
 import type { ProblemCode } from '../schemas.ts';
 import { discard } from '../http.ts';
+import type { McpOptions } from './endpoint.ts';
 
 /** The problems /mcp answers before the SDK sees a request (the rate limit's aside). */
 export const MCP_REFUSALS = ['origin_not_allowed', 'not_acceptable', 'payload_too_large', 'unsupported_media_type'] as const satisfies readonly ProblemCode[];
@@ -33,7 +34,7 @@ export interface Vetted {
 }
 
 /** Applies every rule to one POST: the request as the SDK takes it, or the refusal it earns. */
-export async function vet(request: Request, { allowedOrigins, maxBodyBytes }: { allowedOrigins: readonly string[]; maxBodyBytes: number }): Promise<Vetted | McpRefusal> {
+export async function vet(request: Request, { allowedOrigins, maxBodyBytes }: McpOptions): Promise<Vetted | McpRefusal> {
   const refused = refusalOf(request, allowedOrigins);
   if (refused) return refused;
   const text = await readBounded(request, maxBodyBytes);
