@@ -6,6 +6,7 @@
  */
 import { EXPOSED_HEADERS } from '../headers.ts';
 import { HEALTH_PATH, isV1Path, OPENAPI_PATH } from '../route.ts';
+import type { ApiIndex } from '../schemas.ts';
 import { linkTargets, tokens } from './fields.ts';
 import { incoherence, missingFields } from './ratelimit.ts';
 import { checkAll, type Check } from './report.ts';
@@ -105,11 +106,8 @@ function rateLimitCheck(answers: Answer[]): Check {
   );
 }
 
-export interface Announced {
-  deprecatedAt: string;
-  sunsetAt: string;
-  successor: string;
-}
+/** A deprecation as the index announces it. */
+type Announced = NonNullable<ApiIndex['deprecation']>;
 
 /** RFC 9745 Deprecation, RFC 8594 Sunset and the successor Link on every /api/v1 answer while announced; none otherwise. */
 export function deprecationCheck(answers: Answer[], announced: Announced | undefined, document: any): Check {
