@@ -156,7 +156,12 @@ export function loadConfig(env: Record<string, string | undefined>): Options {
 /** The one shared store the environment names (the rule and its wording are redis-target.ts's). */
 function redisStore(e: v.InferOutput<typeof Environment>): Pick<Options['rateLimit'], 'redisUrl' | 'redisClusterUrls' | 'redisSentinel'> {
   const sentinel = { urls: e.REDIS_SENTINEL_URLS, masterName: e.REDIS_SENTINEL_MASTER };
-  const names = { redisUrl: 'REDIS_URL', redisClusterUrls: 'REDIS_CLUSTER_URLS', sentinelUrls: 'REDIS_SENTINEL_URLS', sentinelMaster: 'REDIS_SENTINEL_MASTER' };
+  const names = {
+    redisUrl: 'REDIS_URL',
+    redisClusterUrls: 'REDIS_CLUSTER_URLS',
+    sentinelUrls: 'REDIS_SENTINEL_URLS',
+    sentinelMaster: 'REDIS_SENTINEL_MASTER',
+  };
   const target = redisTargetOf({ redisUrl: e.REDIS_URL, redisClusterUrls: e.REDIS_CLUSTER_URLS, redisSentinel: sentinel }, names);
   return {
     redisUrl: e.REDIS_URL,

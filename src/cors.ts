@@ -25,8 +25,8 @@ export function allowedOrigins(given: readonly string[] | undefined, base: strin
   if (given === undefined) return [new URL(base).origin];
   return given.map((text, index) => {
     const entry = originEntry(text);
-    if (entry === undefined) throw new StartupError(`Invalid configuration:\n  ${name}[${index}]=${JSON.stringify(text)}: ${ORIGIN_LIST_USAGE}`);
-    return entry;
+    if (entry !== undefined) return entry;
+    throw new StartupError(`Invalid configuration:\n  ${name}[${index}]=${JSON.stringify(text)}: ${ORIGIN_LIST_USAGE}`);
   });
 }
 

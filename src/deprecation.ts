@@ -45,10 +45,13 @@ export function checkDeprecation(given: Partial<Deprecation> | undefined, names:
     throw new StartupError(`Invalid configuration:\n  ${line}`);
   };
   if (!deprecatedAt || !sunsetAt) {
-    refuse(`${deprecatedAt ? names.sunsetAt : names.deprecatedAt} is unset: ${names.deprecatedAt} and ${names.sunsetAt} are set together or not at all.`);
+    const missing = deprecatedAt ? names.sunsetAt : names.deprecatedAt;
+    refuse(`${missing} is unset: ${names.deprecatedAt} and ${names.sunsetAt} are set together or not at all.`);
   }
   for (const [name, date] of [[names.deprecatedAt, deprecatedAt], [names.sunsetAt, sunsetAt]] as const) {
-    if (!(date instanceof Date) || Number.isNaN(date.getTime())) refuse(`${name} is not a valid Date: give a Date such as new Date('2027-01-31').`);
+    if (!(date instanceof Date) || Number.isNaN(date.getTime())) {
+      refuse(`${name} is not a valid Date: give a Date such as new Date('2027-01-31').`);
+    }
   }
   if (typeof successorPath !== 'string' || !SUCCESSOR_PATH_PATTERN.test(successorPath)) {
     refuse(`${names.successorPath}=${JSON.stringify(successorPath)}: must be a path starting with /, such as ${SUCCESSOR_PATH_DEFAULT}`);

@@ -42,7 +42,8 @@ export function parseAddress(text: string): Address | undefined {
 }
 
 /** RFC 5952 section 4 for IPv6 (lower case, no leading zeros, the longest run of zero groups as `::`); dotted quad for IPv4. */
-export const formatAddress = ({ family, bits }: Address): string => (family === 4 ? convertIPv4BinaryToString(bits) : convertIPv6BinaryToString(bits));
+export const formatAddress = ({ family, bits }: Address): string =>
+  family === 4 ? convertIPv4BinaryToString(bits) : convertIPv6BinaryToString(bits);
 
 /** The address with only its first `prefix` bits kept. */
 export function masked({ family, bits }: Address, prefix: number): Address {
@@ -60,7 +61,9 @@ export function parseNetwork(text: string): Network | string {
   const most = WIDTH[address.family];
   if (prefix > most) return `"${text}": an IPv${address.family} prefix length is 0 to ${most}`;
   const network = { ...masked(address, prefix), prefix };
-  if (network.bits !== address.bits) return `"${text}" has address bits set past its /${prefix} prefix: write ${formatAddress(network)}/${prefix}`;
+  if (network.bits !== address.bits) {
+    return `"${text}" has address bits set past its /${prefix} prefix: write ${formatAddress(network)}/${prefix}`;
+  }
   const carried = prefix >= 96 ? carriedIpv4(address) : undefined;
   if (carried) return `"${text}" holds IPv4 addresses, which are matched as IPv4: write ${formatAddress(carried)}/${prefix - 96}`;
   return network;

@@ -57,7 +57,8 @@ describe('the origin rule', () => {
   it('is checked by createHandler too: a bad entry stops it, a trailing slash still admits the origin', async () => {
     await expect(makeHandler({ mcp: { allowedOrigins: ['https://app.example.com/path'] } })).rejects.toThrow(/mcp\.allowedOrigins\[0\]/);
     const handler = await makeHandler({ mcp: { allowedOrigins: ['https://app.example.com/'] } });
-    const preflight = (origin: string) => send(handler, '/mcp', { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'POST' } });
+    const preflight = (origin: string) =>
+      send(handler, '/mcp', { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'POST' } });
     expect((await preflight('https://app.example.com')).status).toBe(204);
     expect((await preflight('https://evil.example')).status).toBe(403);
   });

@@ -54,7 +54,8 @@ describe('checkDeprecation', () => {
   it('names the settings as the caller calls them', () => {
     const names = { deprecatedAt: 'DEPRECATION_DATE', sunsetAt: 'SUNSET_DATE', successorPath: 'SUCCESSOR_PATH' };
     expect(refusal({ deprecatedAt: deprecation.deprecatedAt }, names)).toContain('SUNSET_DATE is unset');
-    expect(refusal({ ...deprecation, sunsetAt: new Date('2027-03-01T00:00:00Z') }, names)).toContain('SUNSET_DATE is 59.0 days after DEPRECATION_DATE');
+    const short = refusal({ ...deprecation, sunsetAt: new Date('2027-03-01T00:00:00Z') }, names);
+    expect(short).toContain('SUNSET_DATE is 59.0 days after DEPRECATION_DATE');
   });
 
   it('refuses one date without the other, a date that is not one, and a successor that is not a path', () => {
@@ -73,7 +74,9 @@ describe('createHandler with a deprecation', () => {
     const tomorrow = { deprecatedAt: new Date(now), sunsetAt: new Date(now + 86_400_000), successorPath: '/api/v2' };
     const refused = makeHandler({ deprecation: tomorrow });
     await expect(refused).rejects.toBeInstanceOf(StartupError);
-    await expect(refused).rejects.toThrow(/deprecation\.sunsetAt is 1\.0 days after deprecation\.deprecatedAt; callers are owed at least 90 days/);
+    await expect(refused).rejects.toThrow(
+      /deprecation\.sunsetAt is 1\.0 days after deprecation\.deprecatedAt; callers are owed at least 90 days/,
+    );
   });
 });
 

@@ -10,7 +10,12 @@ import { discard } from '../http.ts';
 import type { McpOptions } from './endpoint.ts';
 
 /** The problems /mcp answers before the SDK sees a request (the rate limit's aside). */
-export const MCP_REFUSALS = ['origin_not_allowed', 'not_acceptable', 'payload_too_large', 'unsupported_media_type'] as const satisfies readonly ProblemCode[];
+export const MCP_REFUSALS = [
+  'origin_not_allowed',
+  'not_acceptable',
+  'payload_too_large',
+  'unsupported_media_type',
+] as const satisfies readonly ProblemCode[];
 export type McpRefusal = (typeof MCP_REFUSALS)[number];
 
 /** A browser's request, its CORS preflight included, from an origin not allowed. */

@@ -22,6 +22,12 @@ export interface RedisChoice {
   redisSentinel?: { urls: string[]; masterName: string };
 }
 
+/** The choice as given: Sentinel's pair may be half set (refused), and an app may bring its own store. */
+interface StoreChoice extends Omit<RedisChoice, 'redisSentinel'> {
+  redisSentinel?: Partial<NonNullable<RedisChoice['redisSentinel']>>;
+  store?: unknown;
+}
+
 /** What a way in calls each choice, so a refusal names the ones its user wrote. */
 export interface StoreNames {
   redisUrl: string;
@@ -45,10 +51,8 @@ const OPTION_NAMES: StoreNames = {
  * memory, or in the app's own `store`). Two stores at once, or half of Sentinel's pair, is a
  * StartupError naming them as `names` call them.
  */
-export function redisTargetOf(
-  { redisUrl, redisClusterUrls, redisSentinel, store }: Omit<RedisChoice, 'redisSentinel'> & { redisSentinel?: Partial<RedisChoice['redisSentinel'] & {}>; store?: unknown },
-  names: StoreNames = OPTION_NAMES,
-): RedisTarget | undefined {
+export function redisTargetOf(choice: StoreChoice, names: StoreNames = OPTION_NAMES): RedisTarget | undefined {
+  const { redisUrl, redisClusterUrls, redisSentinel, store } = choice;
   const sentinel = redisSentinel && (redisSentinel.urls?.length || redisSentinel.masterName) ? redisSentinel : undefined;
   const set = [
     redisUrl && names.redisUrl,
