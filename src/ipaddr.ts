@@ -23,7 +23,8 @@ const NAT64 = 0x64ff9bn << 64n;
 function parseAsWritten(text: string): Address | undefined {
   try {
     if (!text.includes(':')) return { family: 4, bits: convertIPv4ToBinary(text) };
-    return { family: 6, bits: convertIPv6ToBinary(text.replace(/^\[(.*)\]$/, '$1').replace(/%.*$/, '')) };
+    const bare = text[0] === '[' || text.includes('%') ? text.replace(/^\[(.*)\]$/, '$1').replace(/%.*$/, '') : text;
+    return { family: 6, bits: convertIPv6ToBinary(bare) };
   } catch {
     return undefined;
   }
