@@ -11,11 +11,11 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import pkg from '../package.json' with { type: 'json' };
-import { pathsOf } from '../src/route.ts';
-import { ROUTES } from '../src/routes.ts';
-import { ROOT } from './support/entries.ts';
-import { installConsumer, packOnce } from './support/package.ts';
+import pkg from '../../package.json' with { type: 'json' };
+import { pathsOf } from '../../src/route.ts';
+import { ROUTES } from '../../src/routes.ts';
+import { ROOT } from '../support/entries.ts';
+import { installConsumer, packOnce } from '../support/package.ts';
 
 interface HostApp {
   name: string;

@@ -8,8 +8,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, RUNTIMES, startEntry, type RunningEntry } from '../support/entries.ts';
-import { PROMPT_NAMES, TOOL_NAMES } from '../support/mcp.ts';
+import { ROOT, RUNTIMES, startEntry, type RunningEntry } from '../../support/entries.ts';
+import { PROMPT_NAMES, TOOL_NAMES } from '../../support/mcp.ts';
 
 const INSPECTOR = join(ROOT, 'node_modules', '.bin', 'mcp-inspector');
 

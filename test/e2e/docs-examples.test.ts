@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, startEntry, type RunningEntry } from './support/entries.ts';
+import { ROOT, startEntry, type RunningEntry } from '../support/entries.ts';
 
 const execFile = promisify(execFileCallback);
 const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
