@@ -12,8 +12,16 @@ import { ROOT } from './entries.ts';
 const execFile = promisify(execFileCallback);
 const TOOLS = join(ROOT, 'node_modules/.cache/product-discovery/tools');
 
+const installing = new Map<string, Promise<string>>();
+
 /** The directory whose node_modules holds `name@version` (its commands in node_modules/.bin). */
-export async function installedTool(name: string, version: string): Promise<string> {
+export function installedTool(name: string, version: string): Promise<string> {
+  const spec = `${name}@${version}`;
+  if (!installing.has(spec)) installing.set(spec, install(name, version));
+  return installing.get(spec)!;
+}
+
+async function install(name: string, version: string): Promise<string> {
   const dir = join(TOOLS, `${name.replace('/', '+')}@${version}`);
   if (existsSync(join(dir, 'node_modules', name, 'package.json'))) return dir;
   // Installed beside and renamed into place, so a run that stops half-way leaves nothing that looks installed.
@@ -21,7 +29,7 @@ export async function installedTool(name: string, version: string): Promise<stri
   rmSync(partial, { recursive: true, force: true });
   mkdirSync(partial, { recursive: true });
   writeFileSync(join(partial, 'package.json'), JSON.stringify({ private: true }));
-  // Its install scripts are not needed to run its CLI (the Inspector's only builds its own clients in a source checkout).
+  // A CLI run from its dist needs no install script (the Inspector's only builds its own clients in a source checkout).
   const args = ['install', '--no-audit', '--no-fund', '--prefer-offline', '--ignore-scripts', '--loglevel=error', `${name}@${version}`];
   await execFile('npm', args, { cwd: partial });
   try {
