@@ -1,0 +1,69 @@
+/**
+ * The README and the docs/ chapters as a reader meets them: a front page of about 150 lines that
+ * links every chapter, links that lead somewhere, and shell blocks fenced so that the examples test
+ * (test/e2e/docs-examples.test.ts) runs every one that can run.
+ */
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { anchorsOf, codeBlocks, commandsOf, linksOf, markdownFiles, resolveLink } from './support/docs.ts';
+import { ROOT } from './support/entries.ts';
+
+const files = markdownFiles();
+
+describe('the README and docs/', () => {
+  it('are a front page of about 150 lines and one chapter per topic', () => {
+    expect(readFileSync(join(ROOT, 'README.md'), 'utf8').split('\n').length).toBeLessThanOrEqual(170);
+    for (const chapter of ['getting-started', 'facts', 'running', 'deploying', 'configuration', 'embedding', 'operating', 'mcp', 'contract']) {
+      expect(files, chapter).toContain(`docs/${chapter}.md`);
+    }
+  });
+
+  it('link every chapter from the README and from the menu, docs/README.md', () => {
+    const linked = (file: string) => new Set(linksOf(file).map((href) => resolveLink(file, href)?.path));
+    const chapters = files.filter((file) => file.startsWith('docs/') && file !== 'docs/README.md');
+    const fromMenu = linked('docs/README.md');
+    expect(chapters.filter((chapter) => !fromMenu.has(chapter))).toEqual([]);
+    const fromReadme = linked('README.md');
+    expect(chapters.filter((chapter) => !chapter.startsWith('docs/deploy/') && !fromReadme.has(chapter))).toEqual([]);
+  });
+
+  it.each(files)('%s: every relative link points at a file, and every anchor at a heading of it', (file) => {
+    const broken = [];
+    for (const href of linksOf(file)) {
+      const target = resolveLink(file, href);
+      if (!target) continue;
+      if (target.path.startsWith('..') || !existsSync(join(ROOT, target.path))) broken.push(`${href}: no such file`);
+      else if (target.anchor && (statSync(join(ROOT, target.path)).isDirectory() || !target.path.endsWith('.md'))) broken.push(`${href}: an anchor into a file that is not Markdown`);
+      else if (target.anchor && !anchorsOf(target.path).has(target.anchor)) broken.push(`${href}: no heading #${target.anchor} in ${target.path}`);
+    }
+    expect(broken).toEqual([]);
+  });
+
+  it.each(files)('%s: shell is fenced as sh (run by the examples test) or as text or console (shown only)', (file) => {
+    const fences = codeBlocks(file).map((block) => block.lang);
+    expect(fences.filter((lang) => !['sh', 'text', 'console', 'ts', 'json'].includes(lang))).toEqual([]);
+    for (const block of codeBlocks(file).filter((block) => block.lang === 'sh')) {
+      expect(block.text.includes('\t'), block.text).toBe(false);
+      // Nothing a test cannot do here: no account, no second terminal, no registry, no host but this one.
+      expect(block.text, block.text).not.toMatch(/wrangler (login|deploy)|npm (publish|install)|terminal \d/);
+      expect(block.text, block.text).not.toMatch(/(curl|verify)\s.*https?:\/\/(?!127\.0\.0\.1|localhost)/);
+    }
+  });
+});
+
+describe('commandsOf, how the examples test reads a sh block', () => {
+  it('joins continued lines, drops comments, and leaves out the install and the suite', () => {
+    const block = ['# a comment', 'npm ci && npm start   # serve', 'npm ci && npm test', 'curl -s localhost:8787/mcp \\', "  -d '{}'", ''].join('\n');
+    expect(commandsOf(block)).toEqual(['npm start   # serve', "curl -s localhost:8787/mcp    -d '{}'"]);
+  });
+});
+
+describe('resolveLink', () => {
+  it('resolves a target against the linking file, keeps the anchor, and ignores absolute URLs', () => {
+    expect(resolveLink('docs/running.md', '../src/cli.ts')).toEqual({ path: 'src/cli.ts', anchor: undefined });
+    expect(resolveLink('docs/deploy/vercel.md', '../verify.md#from-another-projects-tests')).toEqual({ path: 'docs/verify.md', anchor: 'from-another-projects-tests' });
+    expect(resolveLink('README.md', '#try-it')).toEqual({ path: 'README.md', anchor: 'try-it' });
+    expect(resolveLink('README.md', 'https://llmstxt.org')).toBeUndefined();
+  });
+});
