@@ -6,7 +6,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { anchorsOf, codeBlocks, commandsOf, linksOf, markdownFiles, resolveLink } from './support/docs.ts';
+import { anchorsOf, codeBlocks, commandsOf, linksOf, markdownFiles, resolveLink, SERVES } from './support/docs.ts';
 import { ROOT } from './support/entries.ts';
 
 const files = markdownFiles();
@@ -14,7 +14,8 @@ const files = markdownFiles();
 describe('the README and docs/', () => {
   it('are a front page of about 150 lines and one chapter per topic', () => {
     expect(readFileSync(join(ROOT, 'README.md'), 'utf8').split('\n').length).toBeLessThanOrEqual(170);
-    for (const chapter of ['getting-started', 'facts', 'running', 'deploying', 'configuration', 'embedding', 'operating', 'mcp', 'contract']) {
+    const topics = ['getting-started', 'facts', 'running', 'deploying', 'configuration', 'embedding', 'operating', 'mcp', 'contract'];
+    for (const chapter of topics) {
       expect(files, chapter).toContain(`docs/${chapter}.md`);
     }
   });
@@ -33,9 +34,11 @@ describe('the README and docs/', () => {
     for (const href of linksOf(file)) {
       const target = resolveLink(file, href);
       if (!target) continue;
-      if (target.path.startsWith('..') || !existsSync(join(ROOT, target.path))) broken.push(`${href}: no such file`);
-      else if (target.anchor && (statSync(join(ROOT, target.path)).isDirectory() || !target.path.endsWith('.md'))) broken.push(`${href}: an anchor into a file that is not Markdown`);
-      else if (target.anchor && !anchorsOf(target.path).has(target.anchor)) broken.push(`${href}: no heading #${target.anchor} in ${target.path}`);
+      const path = join(ROOT, target.path);
+      if (target.path.startsWith('..') || !existsSync(path)) broken.push(`${href}: no such file`);
+      else if (!target.anchor) continue;
+      else if (statSync(path).isDirectory() || !target.path.endsWith('.md')) broken.push(`${href}: an anchor into a non-Markdown file`);
+      else if (!anchorsOf(target.path).has(target.anchor)) broken.push(`${href}: no heading #${target.anchor} in ${target.path}`);
     }
     expect(broken).toEqual([]);
   });
@@ -54,15 +57,28 @@ describe('the README and docs/', () => {
 
 describe('commandsOf, how the examples test reads a sh block', () => {
   it('joins continued lines, drops comments, and leaves out the install and the suite', () => {
-    const block = ['# a comment', 'npm ci && npm start   # serve', 'npm ci && npm test', 'curl -s localhost:8787/mcp \\', "  -d '{}'", ''].join('\n');
+    const lines = ['# a comment', 'npm ci && npm start   # serve', 'npm ci && npm test', 'curl -s localhost:8787/mcp \\', "  -d '{}'", ''];
+    const block = lines.join('\n');
     expect(commandsOf(block)).toEqual(['npm start   # serve', "curl -s localhost:8787/mcp    -d '{}'"]);
+  });
+
+  it('tells a command that starts a server from one that talks to it', () => {
+    for (const command of ['npm start', 'PORT=9000 npm start', 'npm run start:node  # builds', 'node --import tsx examples/hono-app.ts', 'node dist/cli.js serve']) {
+      expect(SERVES.test(command), command).toBe(true);
+    }
+    for (const command of ['curl -s localhost:8787/api/v1', 'npm run start:nodes', 'node dist/cli.js check facts.json', 'npm run build']) {
+      expect(SERVES.test(command), command).toBe(false);
+    }
   });
 });
 
 describe('resolveLink', () => {
   it('resolves a target against the linking file, keeps the anchor, and ignores absolute URLs', () => {
     expect(resolveLink('docs/running.md', '../src/cli.ts')).toEqual({ path: 'src/cli.ts', anchor: undefined });
-    expect(resolveLink('docs/deploy/vercel.md', '../verify.md#from-another-projects-tests')).toEqual({ path: 'docs/verify.md', anchor: 'from-another-projects-tests' });
+    expect(resolveLink('docs/deploy/vercel.md', '../verify.md#from-another-projects-tests')).toEqual({
+      path: 'docs/verify.md',
+      anchor: 'from-another-projects-tests',
+    });
     expect(resolveLink('README.md', '#try-it')).toEqual({ path: 'README.md', anchor: 'try-it' });
     expect(resolveLink('README.md', 'https://llmstxt.org')).toBeUndefined();
   });

@@ -99,7 +99,8 @@ describe('the shell examples of README.md and docs/', () => {
       let text = script.join('\n');
       for (const [from, to] of ports) text = text.replace(new RegExp(`(localhost|127\\.0\\.0\\.1):${from}\\b`, 'g'), `127.0.0.1:${to}`);
       script = [];
-      const { stdout } = await execFile('bash', ['-euo', 'pipefail', '-c', text], { cwd: ROOT, env: { ...process.env, PATH }, timeout: 60_000 });
+      const env = { ...process.env, PATH };
+      const { stdout } = await execFile('bash', ['-euo', 'pipefail', '-c', text], { cwd: ROOT, env, timeout: 60_000 });
       outputs.set(block.text, (outputs.get(block.text) ?? '') + stdout);
     };
     try {

@@ -64,7 +64,8 @@ export interface SuiteRun {
 
 /** Runs the server scenarios of one requirement set against `url`, writing results under `outputDir`. */
 export async function runSuite(url: string, requirements: string, outputDir: string): Promise<SuiteRun> {
-  const args = [join(await suite(), 'dist', 'index.js'), 'server', '--url', url, '--requirements', requirements, '--expected-failures', BASELINE, '-o', outputDir];
+  const cli = join(await suite(), 'dist', 'index.js');
+  const args = [cli, 'server', '--url', url, '--requirements', requirements, '--expected-failures', BASELINE, '-o', outputDir];
   const { code, output } = await new Promise<{ code: number; output: string }>((resolve) => {
     execFile(BUN, args, { cwd: ROOT, timeout: 300_000, maxBuffer: 16 * 1024 * 1024, env: { ...process.env, NO_COLOR: '1' } }, (error, stdout, stderr) =>
       resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, output: stdout + stderr }),

@@ -41,13 +41,15 @@ export const codeBlocks = (file: string): CodeBlock[] =>
     .map((token) => ({ file, lang: token.lang ?? '', text: token.text }));
 
 /** The targets of the file's links, as written. */
-export const linksOf = (file: string): string[] => [...walk(tokensOf(file))].filter((token) => token.type === 'link').map((token) => (token as Tokens.Link).href);
+export const linksOf = (file: string): string[] =>
+  [...walk(tokensOf(file))].filter((token): token is Tokens.Link => token.type === 'link').map((token) => token.href);
 
 /** The anchors of the file's headings, as GitHub names them (`## createHandler options` -> `createhandler-options`). */
 export function anchorsOf(file: string): Set<string> {
   const slugger = new GithubSlugger();
   const text = (token: Tokens.Heading) => token.tokens.map((inline) => ('text' in inline ? inline.text : '')).join('');
-  return new Set(tokensOf(file).filter((token): token is Tokens.Heading => token.type === 'heading').map((token) => slugger.slug(text(token))));
+  const headings = tokensOf(file).filter((token): token is Tokens.Heading => token.type === 'heading');
+  return new Set(headings.map((heading) => slugger.slug(text(heading))));
 }
 
 /** A repository path for a link target relative to `file`, with its anchor; undefined for an absolute URL. */
@@ -74,4 +76,5 @@ export function commandsOf(block: string): string[] {
 }
 
 /** A command that starts a server and keeps it running: the service's own starts, the example apps, the bin's `serve`. */
-export const SERVES = /(^|\s)(npm start|npm run start:(node|workers)|npx deno task serve|\S*examples\/[\w-]+\.ts|\S*cli\.js serve|product-discovery serve)(\s|$)/;
+const SERVING = ['npm start', 'npm run start:(node|workers)', 'npx deno task serve', '\\S*examples/[\\w-]+\\.ts', '\\S*cli\\.js serve', 'product-discovery serve'];
+export const SERVES = new RegExp(`(^|\\s)(${SERVING.join('|')})(\\s|$)`);
