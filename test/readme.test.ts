@@ -20,6 +20,15 @@ describe('the README and docs/', () => {
     }
   });
 
+  it('open with the two commands, whose install and test CI runs as written (the examples test leaves them out)', () => {
+    const [opening] = codeBlocks('README.md');
+    expect(opening?.lang).toBe('sh');
+    expect(opening!.text).toMatch(/^npm ci && npm start\s.*\nnpm ci && npm test\s/);
+    const ci = readFileSync(join(ROOT, '.ci/run'), 'utf8');
+    expect(ci).toMatch(/^npm ci\b/m);
+    expect(ci).toMatch(/^npm test\b/m);
+  });
+
   it('link every chapter from the README and from the menu, docs/README.md', () => {
     const linked = (file: string) => new Set(linksOf(file).map((href) => resolveLink(file, href)?.path));
     const chapters = files.filter((file) => file.startsWith('docs/') && file !== 'docs/README.md');
