@@ -12,7 +12,7 @@ import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { codeBlocks, commandsOf, markdownFiles, SERVES } from '../support/docs.ts';
+import { type CodeBlock, codeBlocks, commandsOf, markdownFiles, SERVES } from '../support/docs.ts';
 import { ROOT, startEntry, type RunningEntry } from '../support/entries.ts';
 import { withBuildLock } from '../support/package.ts';
 import { freePort } from '../support/redis.ts';
@@ -75,10 +75,8 @@ async function untracked(): Promise<string[]> {
 describe('the shell examples of README.md and docs/', () => {
   let shared: RunningEntry;
   beforeAll(async () => {
-    // What `npm ci` leaves: dist/ built (the bin runs it).
-    await withBuildLock(async () => existsSync(join(ROOT, 'dist/cli.js')) || (await execFile('npm', ['run', 'build'], { cwd: ROOT })));
     shared = await startEntry('node', { RATE_LIMIT_QUOTA: '100000' });
-  }, 120_000);
+  }, 60_000);
   afterAll(async () => {
     await shared?.stop();
   });
@@ -88,7 +86,7 @@ describe('the shell examples of README.md and docs/', () => {
     for (const block of BLOCKS) expect(commandsOf(block.text).length, `${block.file}:\n${block.text}`).toBeGreaterThan(0);
   });
 
-  it.each(BLOCKS.map((block) => [`${block.file}: ${commandsOf(block.text)[0]}`, block] as const))('%s', async (_name, block) => {
+  async function runBlock(block: CodeBlock) {
     const before = new Set(await untracked());
     const servers: Server[] = [];
     // The port each command names (a PORT=, or the default of what it starts) -> the port it runs on here.
@@ -112,9 +110,7 @@ describe('the shell examples of README.md and docs/', () => {
         await run();
         const port = await freePort();
         const named = /\bPORT=(\d+)/.exec(command)?.[1] ?? (/examples\//.test(command) ? '3000' : '8787');
-        const start = () => serve(command, port, (output) => served.set(block.text, (served.get(block.text) ?? '') + output));
-        // A command that builds dist/ holds the build lock until it serves, as the other builds do.
-        servers.push(await (/start:node|npm run build/.test(command) ? withBuildLock(start) : start()));
+        servers.push(await serve(command, port, (output) => served.set(block.text, (served.get(block.text) ?? '') + output)));
         ports.set(named, String(port));
       }
       await run();
@@ -122,6 +118,16 @@ describe('the shell examples of README.md and docs/', () => {
       await Promise.all(servers.map((server) => server.stop()));
       for (const file of await untracked()) if (!before.has(file)) rmSync(join(ROOT, file), { force: true });
     }
+  }
+
+  it.each(BLOCKS.map((block) => [`${block.file}: ${commandsOf(block.text)[0]}`, block] as const))('%s', async (_name, block) => {
+    if (!/dist\/|start:node|npm run build/.test(block.text)) return runBlock(block);
+    // A block that builds or runs dist/ holds the build lock throughout, as the other builds do, so that no other
+    // file's build removes dist/ under it; it finds dist/ as `npm ci` leaves it.
+    await withBuildLock(async () => {
+      if (!existsSync(join(ROOT, 'dist/cli.js'))) await execFile('npm', ['run', 'build'], { cwd: ROOT });
+      await runBlock(block);
+    });
   }, 180_000);
 
   const outputOf = (text: string, of = outputs) => {
