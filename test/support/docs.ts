@@ -76,5 +76,12 @@ export function commandsOf(block: string): string[] {
 }
 
 /** A command that starts a server and keeps it running: the service's own starts, the example apps, the bin's `serve`. */
-const SERVING = ['npm start', 'npm run start:(node|workers)', 'npx deno task serve', '\\S*examples/[\\w-]+\\.ts', '\\S*cli\\.js serve', 'product-discovery serve'];
+const SERVING = [
+  'npm start',
+  'npm run start:(node|workers)',
+  'npx deno task serve',
+  '\\S*examples/[\\w-]+\\.ts',
+  '\\S*cli\\.js serve',
+  'product-discovery serve',
+];
 export const SERVES = new RegExp(`(^|\\s)(${SERVING.join('|')})(\\s|$)`);
