@@ -7,6 +7,7 @@
  */
 import { mergeHeaders, type HeaderRecord, type PathHeaders } from '../headers.ts';
 import type { ProblemCode, Product } from '../schemas.ts';
+import type { Observation } from '../telemetry/index.ts';
 import { serveBatch } from './batch.ts';
 import { forSdk, parseBody, readBounded, refusalOf } from './gate.ts';
 import { ReplayCache } from './replay.ts';
@@ -27,7 +28,7 @@ export interface McpOptions {
 export const MCP_DEFAULTS = { maxBodyBytes: 65_536 };
 
 /** Serves one MCP POST: the answer with the service's headers, or the problem that refuses it. */
-export type McpHttpEndpoint = (request: Request, headers: PathHeaders, limits: HeaderRecord) => Promise<Response | ProblemCode>;
+export type McpHttpEndpoint = (request: Request, headers: PathHeaders, limits: HeaderRecord, observed: Observation) => Promise<Response | ProblemCode>;
 
 export function createMcpHttpEndpoint(
   facts: Product,
@@ -49,7 +50,11 @@ export function createMcpHttpEndpoint(
     }));
 
   /** One message: the kept answer when the same request was answered before, else the SDK's. */
-  async function answer(forwarded: Request, body: unknown, serviceHeaders: (status: number) => HeaderRecord): Promise<Response> {
+  async function answer(forwarded: Request, body: unknown, serviceHeaders: (status: number) => HeaderRecord, observed: Observation): Promise<Response> {
+    return observed.mcpMessage(body, forwarded.headers.get('mcp-protocol-version') ?? undefined, () => answerOne(forwarded, body, serviceHeaders));
+  }
+
+  async function answerOne(forwarded: Request, body: unknown, serviceHeaders: (status: number) => HeaderRecord): Promise<Response> {
     const key = replay.keyOf(forwarded, body);
     const replayed = key === undefined ? undefined : replay.replay(key, body, serviceHeaders);
     if (replayed) return replayed;
@@ -60,7 +65,7 @@ export function createMcpHttpEndpoint(
     return response;
   }
 
-  return async (request, headers, limits) => {
+  return async (request, headers, limits, observed) => {
     // A refusal is answered as a problem, which reads what is left of the body first (see http.ts).
     const refused = refusalOf(request, allowedOrigins);
     if (refused) return refused;
@@ -70,9 +75,9 @@ export function createMcpHttpEndpoint(
     const forwarded = forSdk(request, text, body);
     // Every answer's headers, and no-store on an error (status 400 or more), added to the SDK's own.
     const serviceHeaders = (status: number) => mergeHeaders(status >= 400 ? headers.mcpError : headers.mcp, limits);
-    if (!Array.isArray(body)) return answer(forwarded, body, serviceHeaders);
+    if (!Array.isArray(body)) return answer(forwarded, body, serviceHeaders, observed);
     // A batch: each message answered on its own where its revision has batches (batch.ts).
-    const response = await serveBatch(forwarded, body, (message) => answer(forwarded, message, () => ({})));
+    const response = await serveBatch(forwarded, body, (message) => answer(forwarded, message, () => ({}), observed));
     const added = serviceHeaders(response.status);
     for (const name in added) response.headers.set(name, added[name]!);
     return response;

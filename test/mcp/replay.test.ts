@@ -4,6 +4,7 @@
  * answers to the same request with that id, cache hints included; and so for the messages of a batch.
  */
 import { describe, expect, it } from 'vitest';
+import { unobserved } from '../../src/telemetry/index.ts';
 import { createMcpHttpEndpoint, type McpHttpEndpoint } from '../../src/mcp/endpoint.ts';
 import { describeResources } from '../../src/mcp/resources.ts';
 import { createMcpEndpoint, type McpEndpoint } from '../../src/mcp/server.ts';
@@ -37,7 +38,8 @@ interface Answer {
 }
 
 async function post(served: McpHttpEndpoint, headers: Record<string, string>, body: string, limits: Record<string, string> = {}): Promise<Response> {
-  const response = await served(new Request('https://api.example.com/mcp', { method: 'POST', headers, body }), MCP_HEADERS, limits);
+  const request = new Request('https://api.example.com/mcp', { method: 'POST', headers, body });
+  const response = await served(request, MCP_HEADERS, limits, unobserved(request));
   if (typeof response === 'string') throw new Error(`refused: ${response}`);
   return response;
 }
