@@ -108,9 +108,10 @@ export async function startSdk(config: TelemetryConfig, host: string): Promise<P
 /** Prometheus text at /metrics on a listener of its own, refused at start-up when the port cannot be had. */
 async function prometheus(port: number, host: string, needed: string[]) {
   const { PrometheusExporter } = await load<typeof import('@opentelemetry/exporter-prometheus')>(PACKAGES.prometheus, needed, 'METRICS_PORT');
-  const { promise, resolve } = Promise.withResolvers<Error | void>();
-  const exporter = new PrometheusExporter({ port, host, endpoint: '/metrics' }, resolve);
-  const error = await promise;
+  let exporter!: InstanceType<typeof PrometheusExporter>;
+  const error = await new Promise<Error | void>((resolve) => {
+    exporter = new PrometheusExporter({ port, host, endpoint: '/metrics' }, resolve);
+  });
   if (error) {
     throw new StartupError(`Cannot listen:\n  METRICS_PORT=${JSON.stringify(String(port))}: ${error.message}; choose another port for the metrics listener.`);
   }
