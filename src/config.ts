@@ -110,6 +110,8 @@ const Environment = v.object({
   OTEL_TRACES_EXPORTER: v.optional(v.string()),
   OTEL_METRICS_EXPORTER: v.optional(v.string()),
   OTEL_SDK_DISABLED: v.optional(v.string()),
+  OTEL_METRIC_EXPORT_INTERVAL: v.optional(wholeNumber(100, 86_400_000)),
+  OTEL_BSP_SCHEDULE_DELAY: v.optional(wholeNumber(0, 86_400_000)),
   OTEL_DENO: v.optional(v.string()),
 });
 
@@ -179,7 +181,16 @@ function telemetry(e: v.InferOutput<typeof Environment>): TelemetryConfig {
   const traces = !disabled && e.OTEL_TRACES_EXPORTER !== 'none' && Boolean(e.OTEL_EXPORTER_OTLP_ENDPOINT ?? e.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT);
   const metrics = !disabled && e.OTEL_METRICS_EXPORTER !== 'none' && Boolean(e.OTEL_EXPORTER_OTLP_ENDPOINT ?? e.OTEL_EXPORTER_OTLP_METRICS_ENDPOINT);
   return {
-    otlp: traces || metrics ? { protocol: e.OTEL_EXPORTER_OTLP_PROTOCOL ?? 'http/protobuf', traces, metrics } : undefined,
+    otlp:
+      traces || metrics
+        ? {
+            protocol: e.OTEL_EXPORTER_OTLP_PROTOCOL ?? 'http/protobuf',
+            traces,
+            metrics,
+            metricIntervalMs: e.OTEL_METRIC_EXPORT_INTERVAL ?? 60_000,
+            spanDelayMs: e.OTEL_BSP_SCHEDULE_DELAY ?? 5_000,
+          }
+        : undefined,
     deno: !disabled && e.OTEL_DENO?.toLowerCase() === 'true',
     metricsPort: e.METRICS_PORT,
     serverTiming: e.SERVER_TIMING === 'on',

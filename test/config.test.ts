@@ -199,11 +199,13 @@ describe('loadConfig: the shared store and per-network policies', () => {
 
   describe('OpenTelemetry, METRICS_PORT and SERVER_TIMING', () => {
     it('starts OTLP export from OpenTelemetry\'s own variables, http/protobuf unless told', () => {
-      expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' }).telemetry.otlp).toEqual({ protocol: 'http/protobuf', traces: true, metrics: true });
+      expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' }).telemetry.otlp).toEqual({ protocol: 'http/protobuf', traces: true, metrics: true, metricIntervalMs: 60_000, spanDelayMs: 5_000 });
       expect(loadConfig({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://c:4318/v1/traces', OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' }).telemetry.otlp).toEqual({
         protocol: 'http/json',
         traces: true,
         metrics: false,
+        metricIntervalMs: 60_000,
+        spanDelayMs: 5_000,
       });
       expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_METRICS_EXPORTER: 'none' }).telemetry.otlp).toMatchObject({ metrics: false });
       expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_SDK_DISABLED: 'true' }).telemetry.otlp).toBeUndefined();

@@ -7,6 +7,7 @@
  * caller sends creates a series.
  */
 import {
+  context,
   type Context,
   type Meter,
   type MeterProvider,
@@ -70,10 +71,15 @@ export function createInstruments({ tracerProvider, meterProvider, storeKind, re
   const meter: Meter | undefined = (meterProvider as MeterProvider | undefined)?.getMeter(SCOPE, pkg.version);
   const tools = new Set(TOOL_NAMES);
   const revisions = new Set(MCP_PROTOCOL_VERSIONS);
-  // A provider set up without a propagator (propagation.fields() is empty) still continues the caller's trace.
+  // A server span the runtime or the app already started (Deno.serve's under OTEL_DENO, an app's own
+  // HTTP instrumentation) is the parent; else the caller's traceparent, read with the W3C propagator
+  // even when the provider was set up without one (propagation.fields() is empty).
   const w3c = new W3CTraceContextPropagator();
-  const parentOf = (headers: Headers): Context =>
-    propagation.fields().length > 0 ? propagation.extract(ROOT_CONTEXT, headers, headerGetter) : w3c.extract(ROOT_CONTEXT, headers, headerGetter);
+  const parentOf = (headers: Headers): Context => {
+    const active = context.active();
+    if (trace.getSpan(active)) return active;
+    return propagation.fields().length > 0 ? propagation.extract(ROOT_CONTEXT, headers, headerGetter) : w3c.extract(ROOT_CONTEXT, headers, headerGetter);
+  };
 
   const requestDuration = meter?.createHistogram('http.server.request.duration', {
     unit: 's',

@@ -9,7 +9,7 @@ import pkg from '../../package.json' with { type: 'json' };
 
 export interface TelemetryConfig {
   /** OTLP export, from OTEL_EXPORTER_OTLP_ENDPOINT and friends. */
-  otlp?: { protocol: 'http/protobuf' | 'http/json'; traces: boolean; metrics: boolean };
+  otlp?: { protocol: 'http/protobuf' | 'http/json'; traces: boolean; metrics: boolean; /** OTEL_METRIC_EXPORT_INTERVAL */ metricIntervalMs: number; /** OTEL_BSP_SCHEDULE_DELAY */ spanDelayMs: number };
   /** Deno's built-in OpenTelemetry (OTEL_DENO=true) exports: the API's global providers are Deno's. */
   deno: boolean;
   /** Prometheus text at /metrics on this port (HOST's address). */
@@ -81,7 +81,7 @@ export async function startSdk(config: TelemetryConfig, host: string): Promise<P
       otlp.protocol === 'http/json'
         ? await load<typeof import('@opentelemetry/exporter-trace-otlp-http')>(PACKAGES['http/json'][0]!, needed, variable)
         : await load<typeof import('@opentelemetry/exporter-trace-otlp-proto')>(PACKAGES['http/protobuf'][0]!, needed, variable);
-    const tracerProvider = new TracerProvider({ resource, spanProcessors: [new BatchSpanProcessor({ exporter: new OTLPTraceExporter() })] });
+    const tracerProvider = new TracerProvider({ resource, spanProcessors: [new BatchSpanProcessor({ exporter: new OTLPTraceExporter(), scheduledDelayMillis: otlp.spanDelayMs })] });
     api.trace.setGlobalTracerProvider(tracerProvider);
     providers.tracerProvider = tracerProvider;
     stops.push(() => tracerProvider.shutdown());
@@ -94,7 +94,7 @@ export async function startSdk(config: TelemetryConfig, host: string): Promise<P
         otlp.protocol === 'http/json'
           ? await load<typeof import('@opentelemetry/exporter-metrics-otlp-http')>(PACKAGES['http/json'][1]!, needed, variable)
           : await load<typeof import('@opentelemetry/exporter-metrics-otlp-proto')>(PACKAGES['http/protobuf'][1]!, needed, variable);
-      readers.push(new PeriodicExportingMetricReader({ exporter: new OTLPMetricExporter() }));
+      readers.push(new PeriodicExportingMetricReader({ exporter: new OTLPMetricExporter(), exportIntervalMillis: otlp.metricIntervalMs }));
     }
     if (metricsPort) readers.push(await prometheus(metricsPort, host, needed));
     const meterProvider = new MeterProvider({ resource, readers });

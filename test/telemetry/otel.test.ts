@@ -12,8 +12,9 @@ class CollectingReader extends MetricReader {
   protected override onForceFlush = async () => {};
   protected override onShutdown = async () => {};
   async points(name: string): Promise<DataPoint<unknown>[]> {
+    // Every kind of point; each test reads the kind its metric has.
     const { resourceMetrics } = await this.collect();
-    return resourceMetrics.scopeMetrics.flatMap((scope) => scope.metrics).filter((metric) => metric.descriptor.name === name).flatMap((metric) => metric.dataPoints);
+    return resourceMetrics.scopeMetrics.flatMap((scope) => scope.metrics).filter((metric) => metric.descriptor.name === name).flatMap((metric) => metric.dataPoints as DataPoint<unknown>[]);
   }
 }
 
