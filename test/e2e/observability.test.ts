@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import parsePrometheusTextFormat from 'parse-prometheus-text-format';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, startEntry, type RunningEntry } from '../support/entries.ts';
+import { failedStart, ROOT, startEntry, type RunningEntry } from '../support/entries.ts';
 import { frame } from '../support/mcp.ts';
 import { eventually, startOtlpReceiver } from '../support/otlp.ts';
 
@@ -143,5 +143,18 @@ describe('OpenTelemetry off', () => {
     const loaded = readFileSync(trace, 'utf8');
     expect(loaded).toContain('/src/handler.ts');
     expect(loaded).not.toContain('@opentelemetry');
+  });
+});
+
+describe('OpenTelemetry configured without its packages', () => {
+  it('stops start-up with one message naming the packages to install', async () => {
+    const { code, output } = await failedStart('node', {
+      NODE_OPTIONS: `--import ${pathToFileURL(join(ROOT, 'test/support/hide-opentelemetry.mjs'))}`,
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318',
+    });
+    expect(code).toBe(1);
+    expect(output).toContain('OTEL_EXPORTER_OTLP_ENDPOINT is set, but @opentelemetry/api is not installed: npm install @opentelemetry/api');
+    expect(output).toContain('@opentelemetry/exporter-trace-otlp-proto');
+    expect(output).not.toMatch(/^\s+at /m);
   });
 });
