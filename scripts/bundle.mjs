@@ -10,13 +10,14 @@
  * Left out, and so resolved from node_modules at run time: the runtimes' own modules and the
  * optional peer dependencies, whose absence the code reports by name (src/optional.ts).
  */
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
-export const OPTIONAL_PEERS = ['@modelcontextprotocol/client', '@redis/client', 'ajv', 'ajv-formats'];
+/** The optional peer dependencies (Redis client, verify's, OpenTelemetry's): found at run time, when installed. */
+export const OPTIONAL_PEERS = Object.keys(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).peerDependencies ?? {});
 
 /** The files bundled, by the name of their bundle: `src/entry/bun.ts` becomes `OUTDIR/bun.js`, `src/cli.ts` `OUTDIR/cli.js`. */
 export function startFiles() {

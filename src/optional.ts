@@ -24,7 +24,7 @@ export async function importOptional<T>(load: () => Promise<T>, packages: readon
 export function missingPackages(packages: readonly string[], neededBy: string): string {
   const list = packages.length === 1 ? packages[0] : `${packages.slice(0, -1).join(', ')} and ${packages.at(-1)}`;
   return (
-    `${neededBy} needs ${list}, which a production install leaves out (optional peer dependencies):\n` +
+    `${neededBy} needs ${list}, left out of a production install (optional peers):\n` +
     `  npm install ${packages.join(' ')}`
   );
 }

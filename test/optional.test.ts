@@ -12,7 +12,7 @@ describe('importOptional', () => {
     const missing = importOptional(() => import('@product-discovery/not-installed' as string), ['@product-discovery/not-installed', 'ajv'], 'product-discovery verify');
     await expect(missing).rejects.toBeInstanceOf(StartupError);
     await expect(missing).rejects.toThrow(
-      'product-discovery verify needs @product-discovery/not-installed and ajv, which a production install leaves out (optional peer dependencies):\n' +
+      'product-discovery verify needs @product-discovery/not-installed and ajv, left out of a production install (optional peers):\n' +
         '  npm install @product-discovery/not-installed ajv',
     );
   });
@@ -28,7 +28,7 @@ describe('importOptional', () => {
 describe('missingPackages', () => {
   it('names one package without a list', () => {
     expect(missingPackages(['@redis/client'], 'REDIS_URL (the Redis rate-limit store)')).toBe(
-      'REDIS_URL (the Redis rate-limit store) needs @redis/client, which a production install leaves out (optional peer dependencies):\n  npm install @redis/client',
+      'REDIS_URL (the Redis rate-limit store) needs @redis/client, left out of a production install (optional peers):\n  npm install @redis/client',
     );
   });
 });
