@@ -5,6 +5,7 @@
  * (all its threads, from /proc), which other work on the machine moves far less.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { startFiles } from '../../scripts/bundle.mjs';
 import { join } from 'node:path';
 import { config, log, QUOTA } from './config.ts';
 import { exchange, type RequestSpec } from './http.ts';
@@ -94,19 +95,14 @@ export async function coldStart(runtime: RuntimeName): Promise<ColdStart> {
 }
 
 /**
- * The serverless entries: every bundle in dist/start/ that is not a runtime's server or the bin.
+ * The serverless entries: every start-up bundle (scripts/bundle.mjs) but the runtimes' servers, the bin and the Worker.
  * Each runs as its platform would load it (Deno for a `deno-*` entry, Node otherwise): imported by
  * bench/baseline/first-answer.mjs, which asks its fetch-style export for GET /api/v1/product and
  * prints the 200, against the same probe on a fetch hello world.
  */
 export function serverlessEntries(): string[] {
-  const dir = join(ROOT, START_DIR);
-  if (!existsSync(dir)) return [];
   const own = new Set<string>([...RUNTIMES, 'cli', 'workers']);
-  return readdirSync(dir)
-    .filter((file) => file.endsWith('.js'))
-    .map((file) => file.slice(0, -'.js'.length))
-    .filter((name) => !own.has(name));
+  return Object.keys(startFiles()).filter((name) => !own.has(name) && existsSync(join(ROOT, START_DIR, `${name}.js`)));
 }
 
 /** Spawn to the probe's line announcing its first 200 (the probe then waits to be stopped). */
