@@ -5,6 +5,7 @@
 import * as v from 'valibot';
 import type { Deprecation } from './deprecation.ts';
 import { CONTENT_SIGNAL_DEFAULT } from './discovery/robots.ts';
+import { securityContactProblem } from './discovery/security-txt.ts';
 import { MCP_DEFAULTS } from './mcp/endpoint.ts';
 import { TRUST_PROXY_HOPS_DEFAULT } from './ratelimit/client.ts';
 import { RATE_LIMIT_DEFAULTS, type RateLimitOptions } from './ratelimit/index.ts';
@@ -97,6 +98,10 @@ const Environment = v.object({
   ),
   DOCS_PAGE: v.optional(v.picklist(['on', 'off'], 'must be "on" or "off"'), 'on'),
   CONTENT_SIGNAL: v.optional(contentSignal, CONTENT_SIGNAL_DEFAULT),
+  SECURITY_CONTACT: v.optional(v.pipe(v.string(), v.rawCheck(({ dataset, addIssue }) => {
+    const problem = dataset.typed ? securityContactProblem(dataset.value) : undefined;
+    if (problem) addIssue({ message: problem });
+  }))),
 });
 
 export interface Options {
@@ -115,6 +120,8 @@ export interface Options {
   docsPage: boolean;
   /** robots.txt's `Content-Signal` value (contentsignals.org), normalised. */
   contentSignal: string;
+  /** SECURITY_CONTACT: serves /.well-known/security.txt (RFC 9116) while set. */
+  securityContact?: string;
 }
 
 /** Reads the environment; throws a StartupError naming the variable and the fix. */
@@ -150,6 +157,7 @@ export function loadConfig(env: Record<string, string | undefined>): Options {
     deprecation: deprecation(e.DEPRECATION_DATE, e.SUNSET_DATE, e.SUCCESSOR_PATH),
     docsPage: e.DOCS_PAGE === 'on',
     contentSignal: e.CONTENT_SIGNAL,
+    securityContact: e.SECURITY_CONTACT,
   };
 }
 

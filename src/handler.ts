@@ -16,6 +16,7 @@ import { originAllowed, preflight } from './cors.ts';
 import { withDefaults } from './defaults.ts';
 import { deprecationNotice, type Deprecation } from './deprecation.ts';
 import { CONTENT_SIGNAL_DEFAULT } from './discovery/robots.ts';
+import { checkSecurityContact } from './discovery/security-txt.ts';
 import type { HeaderRecord } from './headers.ts';
 import { discard, pathOf, respond, unreadBody, type HeaderAssembly } from './http.ts';
 import { InFlight } from './in-flight.ts';
@@ -48,6 +49,8 @@ export interface HandlerOptions {
   docsPage?: boolean;
   /** robots.txt's `Content-Signal` line (contentsignals.org; default `search=yes, ai-input=yes`). */
   contentSignal?: string;
+  /** A `mailto:` or `https:` URI: serves /.well-known/security.txt (RFC 9116) naming it. */
+  securityContact?: string;
   /**
    * How response headers are put together: `template` copies a `Headers` object made at start-up,
    * which is faster on Bun; `record` (the default) merges plain records, faster on Node, Deno and Workers.
@@ -89,6 +92,7 @@ export async function createHandler(options: HandlerOptions): Promise<Handler> {
     assembly: options.headerAssembly ?? 'record',
     docsPage: options.docsPage ?? true,
     contentSignal: options.contentSignal ?? CONTENT_SIGNAL_DEFAULT,
+    securityContact: options.securityContact === undefined ? undefined : checkSecurityContact(options.securityContact),
   };
   // Swapped whole on reload; each request reads it once, so it sees either the old facts or the new.
   let surface: Surface = await buildSurface(settings, options.facts);

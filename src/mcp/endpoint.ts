@@ -11,6 +11,7 @@ import { serveBatch } from './batch.ts';
 import { forSdk, parseBody, readBounded, refusalOf } from './gate.ts';
 import { ReplayCache } from './replay.ts';
 import type { McpResource } from './resources.ts';
+import type { ServerInfo } from './server.ts';
 
 /** The SDK's side (server.ts): one vetted request, its body already parsed, answered. */
 export type SdkEndpoint = (request: Request, parsedBody: unknown) => Promise<Response>;
@@ -31,7 +32,7 @@ export type McpHttpEndpoint = (request: Request, headers: PathHeaders, limits: H
 
 export function createMcpHttpEndpoint(
   facts: Product,
-  info: { name: string; version: string },
+  info: ServerInfo,
   resources: readonly McpResource[],
   { allowedOrigins, maxBodyBytes, replayEntries }: McpOptions,
   /** `{base}`: the documents of the search and fetch tools link to it. */

@@ -17,9 +17,11 @@ import {
   type StandardSchemaWithJSON,
   type ToolAnnotations,
 } from '@modelcontextprotocol/server';
+import { memorySkillFiles, SkillsExtension, type SkillCatalog } from '@modelcontextprotocol/server/ext/skills';
 import { toStandardJsonSchema } from '@valibot/to-json-schema';
 import type * as v from 'valibot';
 import { PUBLIC_MAX_AGE_SECONDS } from '../headers.ts';
+import type { SkillFile } from '../route.ts';
 import type { Product } from '../schemas.ts';
 import { createLibrary, type Library } from './documents.ts';
 import { PROMPTS } from './prompts.ts';
@@ -82,14 +84,30 @@ function instructions(facts: Product): string {
   );
 }
 
-interface Served {
-  facts: Product;
-  info: { name: string; version: string };
-  resources: readonly McpResource[];
-  library: Library;
+/** What the server says about itself, and the Agent Skill it offers (served by the Skills extension, SEP-2640). */
+export interface ServerInfo {
+  name: string;
+  version: string;
+  skill?: SkillFile;
 }
 
-function buildServer({ facts, info, resources, library }: Served): McpServer {
+interface Served {
+  facts: Product;
+  info: ServerInfo;
+  resources: readonly McpResource[];
+  library: Library;
+  skills?: SkillCatalog;
+}
+
+/**
+ * The skill as the SDK's own Skills extension serves it (skills/list, skills/get, `skill://` resources):
+ * the very bytes of /skill.md, with the documents' public cache hint; strict, so a skill the extension
+ * would refuse fails the start instead of being left out.
+ */
+const loadSkills = (skill: SkillFile) =>
+  SkillsExtension.load(memorySkillFiles({ [`${skill.name}/SKILL.md`]: skill.text }), { cacheHint: PUBLIC_HINT, strict: true });
+
+function buildServer({ facts, info, resources, library, skills }: Served): McpServer {
   const server = new McpServer(identity(facts, info), {
     // Both legs list every revision /mcp serves, so a version error names them all.
     supportedProtocolVersions: MCP_PROTOCOL_VERSIONS,
@@ -117,6 +135,7 @@ function buildServer({ facts, info, resources, library }: Served): McpServer {
     if (prompt.args) server.registerPrompt(prompt.name, { ...config, argsSchema: CONVERTED.get(prompt.args)! }, (args) => messages(args as Record<string, string>));
     else server.registerPrompt(prompt.name, config, () => messages({}));
   }
+  skills?.attach(server);
   return server;
 }
 
@@ -124,11 +143,14 @@ function buildServer({ facts, info, resources, library }: Served): McpServer {
 export type McpEndpoint = (request: Request, parsedBody: unknown) => Promise<Response>;
 
 /** `base` is `{base}`: the documents of search and fetch link to it. */
-export function createMcpEndpoint(facts: Product, info: { name: string; version: string }, resources: readonly McpResource[], base: string): McpEndpoint {
+export function createMcpEndpoint(facts: Product, info: ServerInfo, resources: readonly McpResource[], base: string): McpEndpoint {
   const served: Served = { facts, info, resources, library: createLibrary(base, facts) };
+  // The catalog is built once (digests and checks); every request waits for it, the first one only in fact.
+  const ready = info.skill ? loadSkills(info.skill).then((skills) => void (served.skills = skills)) : Promise.resolve();
   const factory = () => buildServer(served);
   const modern = createMcpHandler(factory, { legacy: 'reject' });
   return async (request, parsedBody) => {
+    await ready;
     if (!(await isLegacyRequest(request, parsedBody))) {
       return listingEveryRevision(await modern.fetch(request, { parsedBody }), (parsedBody as { method?: unknown } | undefined)?.method);
     }

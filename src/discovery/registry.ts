@@ -1,0 +1,34 @@
+/**
+ * @module The MCP Registry's `server.json` for this deployment: what `mcp-publisher publish` sends to
+ * registry.modelcontextprotocol.io. One remote, streamable-http at {base}/mcp; the name, title and
+ * description of the server card, whose limits are the registry's too.
+ */
+import { MCP_PATH } from '../route.ts';
+import type { Product } from '../schemas.ts';
+import { fitText, serverCardName } from './server-card.ts';
+
+/** The registry's current server.json schema (vendored in test/fixtures/mcp-registry-server.schema.json). */
+export const SERVER_JSON_SCHEMA = 'https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json';
+
+export interface ServerJson {
+  $schema: string;
+  name: string;
+  title: string;
+  description: string;
+  version: string;
+  websiteUrl?: string;
+  remotes: { type: 'streamable-http'; url: string }[];
+}
+
+export function buildServerJson(base: string, facts: Product, version: string): ServerJson {
+  const website = facts.resources.find((resource) => resource.kind === 'website');
+  return {
+    $schema: SERVER_JSON_SCHEMA,
+    name: serverCardName(base),
+    title: fitText(facts.product.name),
+    description: fitText(facts.product.summary),
+    version,
+    ...(website ? { websiteUrl: website.url } : {}),
+    remotes: [{ type: 'streamable-http', url: `${base}${MCP_PATH}` }],
+  };
+}
