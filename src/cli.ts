@@ -2,7 +2,8 @@
 /**
  * @module The `product-discovery` command: `serve` runs the Node entry; `check FILE` refuses or
  * accepts a facts file exactly as start-up does, so a product team can run it in its own CI;
- * `verify URL` checks a running deployment against the contract. Each loads only what it needs.
+ * `verify URL` checks a running deployment against the contract; `registry` prints its MCP Registry
+ * server.json. Each loads only what it needs.
  */
 import { readFile } from 'node:fs/promises';
 import pkg from '../package.json' with { type: 'json' };
@@ -15,6 +16,9 @@ Usage:
   product-discovery verify URL [--json]
                                        check a running deployment against the contract (at most 60 requests, reads only);
                                        exit 0 when every check passes, 1 when one fails
+  product-discovery registry [--base URL]
+                                       print the MCP Registry server.json of the deployment at URL (default PUBLIC_BASE_URL),
+                                       for mcp-publisher publish
   product-discovery --version, -v      print the version
   product-discovery --help, -h         print this help`;
 
@@ -26,6 +30,8 @@ if (command === 'serve' && args.length === 0) {
   process.exitCode = await check(args[0]!);
 } else if (command === 'verify' && (args.length === 1 || (args.length === 2 && args.includes('--json')))) {
   process.exitCode = await verify(args.find((arg) => arg !== '--json')!, args.includes('--json'));
+} else if (command === 'registry') {
+  process.exitCode = await (await import('./discovery/registry.ts')).registryCommand(args, process.env);
 } else if (command === '--version' || command === '-v') {
   console.log(pkg.version);
 } else if (command === undefined || command === 'help' || command === '--help' || command === '-h') {

@@ -16,6 +16,12 @@ import type { SkillIndex } from './schemas.ts';
  */
 export const SKILL_NAME = 'product-discovery';
 
+/**
+ * Over MCP the skill also carries every fact as one file (the product's Markdown), in the folder
+ * agentskills.io names for documents an agent reads on demand; the HTTP places serve SKILL.md alone.
+ */
+export const SKILL_FACTS_FILE = 'references/FACTS.md';
+
 /** The discovery index's schema URI (the agent-skills discovery RFC, v0.2.0), as the contract names it. */
 export const SKILL_INDEX_SCHEMA = 'https://agentskills.io/schema/v0.2.0/index.json';
 
@@ -71,7 +77,7 @@ export function buildSkillMarkdown(base: string, facts: Product): string {
     `- ${link('Product facts', `${base}${PRODUCT_PATH}`)}: JSON; send \`Accept: text/markdown\` for Markdown.`,
     `- ${link('API index', `${base}${API_PATH}`)}: every endpoint.`,
     `- ${link('OpenAPI document', `${base}${OPENAPI_PATH}`)}: the contract.`,
-    `- ${link('llms-full.txt', `${base}${LLMS_FULL_PATH}`)}: every fact as one Markdown page.`,
+    `- ${link('llms-full.txt', `${base}${LLMS_FULL_PATH}`)}: every fact as one Markdown page (over MCP, also this skill's \`${SKILL_FACTS_FILE}\`).`,
     '',
     '## Start options',
     '',

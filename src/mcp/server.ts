@@ -21,6 +21,8 @@ import { memorySkillFiles, SkillsExtension, type SkillCatalog } from '@modelcont
 import { toStandardJsonSchema } from '@valibot/to-json-schema';
 import type * as v from 'valibot';
 import { PUBLIC_MAX_AGE_SECONDS } from '../headers.ts';
+import { productMarkdown } from '../discovery/markdown.ts';
+import { SKILL_FACTS_FILE } from '../discovery/skill.ts';
 import type { SkillFile } from '../route.ts';
 import type { Product } from '../schemas.ts';
 import { createLibrary, type Library } from './documents.ts';
@@ -101,11 +103,14 @@ interface Served {
 
 /**
  * The skill as the SDK's own Skills extension serves it (skills/list, skills/get, `skill://` resources):
- * the very bytes of /skill.md, with the documents' public cache hint; strict, so a skill the extension
- * would refuse fails the start instead of being left out.
+ * the very bytes of /skill.md, and every fact in its references folder, with the documents' public
+ * cache hint; strict, so a skill the extension would refuse fails the start instead of being left out.
  */
-const loadSkills = (skill: SkillFile) =>
-  SkillsExtension.load(memorySkillFiles({ [`${skill.name}/SKILL.md`]: skill.text }), { cacheHint: PUBLIC_HINT, strict: true });
+const loadSkills = (skill: SkillFile, facts: Product) =>
+  SkillsExtension.load(memorySkillFiles({ [`${skill.name}/SKILL.md`]: skill.text, [`${skill.name}/${SKILL_FACTS_FILE}`]: productMarkdown(facts) }), {
+    cacheHint: PUBLIC_HINT,
+    strict: true,
+  });
 
 function buildServer({ facts, info, resources, library, skills }: Served): McpServer {
   const server = new McpServer(identity(facts, info), {
@@ -146,7 +151,7 @@ export type McpEndpoint = (request: Request, parsedBody: unknown) => Promise<Res
 export function createMcpEndpoint(facts: Product, info: ServerInfo, resources: readonly McpResource[], base: string): McpEndpoint {
   const served: Served = { facts, info, resources, library: createLibrary(base, facts) };
   // The catalog is built once (digests and checks); every request waits for it, the first one only in fact.
-  const ready = info.skill ? loadSkills(info.skill).then((skills) => void (served.skills = skills)) : Promise.resolve();
+  const ready = info.skill ? loadSkills(info.skill, facts).then((skills) => void (served.skills = skills)) : Promise.resolve();
   const factory = () => buildServer(served);
   const modern = createMcpHandler(factory, { legacy: 'reject' });
   return async (request, parsedBody) => {

@@ -14,7 +14,7 @@ import { BASE, closeHandlers, get, makeHandler, sampleFacts } from '../support/h
 
 const WELL_KNOWN = '/.well-known/agent-skills/product-discovery/SKILL.md';
 const bytesOf = async (answer: Response) => new Uint8Array(await answer.arrayBuffer());
-const sha256 = async (bytes: Uint8Array) =>
+const sha256 = async (bytes: Uint8Array<ArrayBuffer>) =>
   `sha256:${[...new Uint8Array(await crypto.subtle.digest('SHA-256', bytes))].map((byte) => byte.toString(16).padStart(2, '0')).join('')}`;
 
 /** agentskills.io: the front matter between the first two `---` lines, then the Markdown body. */

@@ -14,11 +14,11 @@ import type { Handler } from '../../src/handler.ts';
 import { BASE, closeHandlers, makeHandler } from '../support/handler.ts';
 
 const SKILL_URI = 'skill://product-discovery/SKILL.md';
-const sha256 = async (bytes: Uint8Array) =>
+const sha256 = async (bytes: Uint8Array<ArrayBuffer>) =>
   [...new Uint8Array(await crypto.subtle.digest('SHA-256', bytes))].map((byte) => byte.toString(16).padStart(2, '0')).join('');
 
 let handler: Handler;
-let served: Uint8Array;
+let served: Uint8Array<ArrayBuffer>;
 const viaHandler = (input: string | URL | Request, init?: RequestInit) => handler(new Request(input, init));
 
 beforeAll(async () => {
