@@ -51,6 +51,18 @@ describe('the header rules', () => {
     expect(mcp.mcp['Cache-Control'], "a successful MCP answer keeps the SDK's").toBeUndefined();
   });
 
+  it('give every document, and only documents, the AI preferences of the content signal as Content-Usage', () => {
+    for (const each of ROUTES.filter((candidate) => typeof candidate.answer === 'function')) {
+      const headers = pathHeaders(settings, each.path, each);
+      expect(headers.document['Content-Usage'], each.path).toBe('search=y');
+      expect(headers.problem('rate_limited')['Content-Usage'], each.path).toBeUndefined();
+      expect(headers.preflight['Content-Usage'], each.path).toBeUndefined();
+    }
+    const noTraining = pathHeaders({ ...settings, contentSignal: 'search=yes, ai-input=yes, ai-train=no' }, '/llms.txt', route('/llms.txt'));
+    expect(noTraining.document['Content-Usage']).toBe('search=y, train-ai=n');
+    expect(pathHeaders({ ...settings, contentSignal: 'ai-input=yes' }, '/llms.txt', route('/llms.txt')).document['Content-Usage']).toBeUndefined();
+  });
+
   it('name the methods in Allow on a 405 and a preflight only', () => {
     const mcp = pathHeaders(settings, '/mcp', route('/mcp'));
     expect(mcp.problem('method_not_allowed').Allow).toBe('POST, OPTIONS');
