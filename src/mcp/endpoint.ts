@@ -10,8 +10,15 @@ import type { ProblemCode, Product } from '../schemas.ts';
 import { serveBatch } from './batch.ts';
 import { forSdk, parseBody, readBounded, refusalOf } from './gate.ts';
 import { ReplayCache } from './replay.ts';
+import type { SkillFile } from '../route.ts';
 import type { McpResource } from './resources.ts';
-import type { ServerInfo } from './server.ts';
+
+/** What the server says about itself, and the Agent Skill it offers (served by the Skills extension, SEP-2640). */
+export interface ServerInfo {
+  name: string;
+  version: string;
+  skill?: SkillFile;
+}
 
 /** The SDK's side (server.ts): one vetted request, its body already parsed, answered. */
 export type SdkEndpoint = (request: Request, parsedBody: unknown) => Promise<Response>;

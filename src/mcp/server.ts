@@ -24,6 +24,7 @@ import { PUBLIC_MAX_AGE_SECONDS } from '../headers.ts';
 import { productMarkdown } from '../discovery/markdown.ts';
 import { SKILL_FACTS_FILE } from '../discovery/skill.ts';
 import type { SkillFile } from '../route.ts';
+import type { ServerInfo } from './endpoint.ts';
 import type { Product } from '../schemas.ts';
 import { createLibrary, type Library } from './documents.ts';
 import { PROMPTS } from './prompts.ts';
@@ -84,13 +85,6 @@ function instructions(facts: Product): string {
     "whose requiresHumanApproval is true (creating a gallery always is) is for the person to approve and take: present " +
     'it to them rather than acting on their behalf.'
   );
-}
-
-/** What the server says about itself, and the Agent Skill it offers (served by the Skills extension, SEP-2640). */
-export interface ServerInfo {
-  name: string;
-  version: string;
-  skill?: SkillFile;
 }
 
 interface Served {
