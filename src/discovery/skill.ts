@@ -59,7 +59,7 @@ export function buildSkillMarkdown(base: string, facts: Product): string {
     '## When to use this skill',
     '',
     `- A person asks what ${name} is, who it is for, or what it can do.`,
-    `- You need ${name}'s official links: ${facts.resources.map((resource) => resource.kind).filter((kind, i, all) => all.indexOf(kind) === i).join(', ')}.`,
+    `- You need the official links of ${name}: ${[...new Set(facts.resources.map((resource) => resource.kind))].join(', ')}.`,
     `- A person wants to start with ${name}: offer the start options below.`,
     '',
     'It is not the right source for anything the public API leaves out:',
