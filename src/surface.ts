@@ -9,7 +9,7 @@ import type { DeprecationNotice } from './deprecation.ts';
 import { pathHeaders, type HeaderSettings, type PathHeaders } from './headers.ts';
 import { loadDocsAssetBodies } from './docs/assets.ts';
 import { prepareSkill } from './discovery/skill.ts';
-import { negotiated, prepareDocument, prepareFixed, type HeaderAssembly, type Prepared } from './http.ts';
+import { negotiated, prepareDocument, prepareFixed, type Prepared } from './http.ts';
 import { createMcpHttpEndpoint, type McpHttpEndpoint, type McpOptions } from './mcp/endpoint.ts';
 import { describeResources } from './mcp/resources.ts';
 import { prepareProblem } from './problems.ts';
@@ -22,8 +22,6 @@ export interface Settings extends HeaderSettings {
   storeKind: Health['rateLimitStore'];
   redisMode?: Health['redisMode'];
   mcp: McpOptions;
-  /** How response headers are put together (the runtime entry's choice). */
-  assembly: HeaderAssembly;
   /** SECURITY_CONTACT: security.txt is served while it is set. */
   securityContact?: string;
 }
@@ -57,7 +55,7 @@ function target(settings: Settings, headers: PathHeaders, route?: Route, documen
     document,
     problem(code) {
       let prepared = problems.get(code);
-      if (!prepared) problems.set(code, (prepared = prepareProblem(settings.base, code, headers.problem(code), { assembly: settings.assembly })));
+      if (!prepared) problems.set(code, (prepared = prepareProblem(settings.base, code, headers.problem(code))));
       return prepared;
     },
   };
@@ -68,7 +66,7 @@ function target(settings: Settings, headers: PathHeaders, route?: Route, documen
  * others, a redirect (RFC 9110 section 15.4.3: 302 with Location and an empty body) among them.
  */
 async function prepareRoute(route: Route, answer: Builder, context: BuildContext, params: Record<string, string>, headers: PathHeaders, settings: Settings): Promise<Prepared> {
-  const prepare = (value: unknown, contentType: string) => prepareDocument(value, { contentType, headers: headers.document, assembly: settings.assembly });
+  const prepare = (value: unknown, contentType: string) => prepareDocument(value, { contentType, headers: headers.document });
   const preferred = await prepare(answer(context, params), contentTypeOf(route, params));
   const redirects = (route.redirects ?? []).filter((redirect) => settings.docsPage || !redirect.docsPage);
   if (!route.alternates && redirects.length === 0) return preferred;
@@ -76,7 +74,7 @@ async function prepareRoute(route: Route, answer: Builder, context: BuildContext
   for (const { mediaType, build } of route.alternates ?? []) representations.set(mediaType, await prepare(build(context, params), `${mediaType}; charset=utf-8`));
   for (const { mediaType, path } of redirects) {
     const location = { ...headers.redirect, Location: `${settings.base}${path}` };
-    representations.set(mediaType, prepareFixed(302, '', { contentType: 'text/plain; charset=utf-8', headers: location, assembly: settings.assembly }));
+    representations.set(mediaType, prepareFixed(302, '', { contentType: 'text/plain; charset=utf-8', headers: location }));
   }
   return negotiated(representations);
 }
@@ -85,7 +83,7 @@ async function prepareRoute(route: Route, answer: Builder, context: BuildContext
  * The docs page's files, prepared on the first request for each: they do not depend on the facts,
  * so a reload keeps them, and a process that never serves them never loads their bytes.
  */
-function assetAnswers(targets: Map<string, Target>, settings: Settings): (path: string) => Promise<Prepared> {
+function assetAnswers(targets: Map<string, Target>): (path: string) => Promise<Prepared> {
   const prepared = new Map<string, Promise<Prepared>>();
   return (path) => {
     let answer = prepared.get(path);
@@ -93,7 +91,7 @@ function assetAnswers(targets: Map<string, Target>, settings: Settings): (path: 
       const { route, headers } = targets.get(path)!;
       const params = pathsOf(route!).find((each) => each.path === path)!.params;
       answer = loadDocsAssetBodies().then((bodies) =>
-        prepareDocument(bodies.get(path)!, { contentType: contentTypeOf(route!, params), headers: headers.document, assembly: settings.assembly }),
+        prepareDocument(bodies.get(path)!, { contentType: contentTypeOf(route!, params), headers: headers.document }),
       );
       // A failed load is not kept: the next request tries again.
       answer.catch(() => prepared.delete(path));
@@ -138,7 +136,7 @@ export async function buildSurface(settings: Settings, facts: Product, previous?
   const healthHeaders = targets.get(healthRoute.path)!.headers.document;
   const served = { reviewedOn: facts.product.reviewedOn, loadedAt: new Date().toISOString() };
   const healthOf = (health: Omit<Health, 'facts' | 'version'>) =>
-    prepareDocument({ ...health, version: pkg.version, facts: served }, { contentType: contentTypeOf(healthRoute), headers: healthHeaders, assembly: settings.assembly });
+    prepareDocument({ ...health, version: pkg.version, facts: served }, { contentType: contentTypeOf(healthRoute), headers: healthHeaders });
   const store = { rateLimitStore: settings.storeKind, redisMode: settings.redisMode };
   const healthy = await healthOf({ status: 'ok', ...store });
   // Probes repeat while a store is down: the answer is built once per reason, not per probe.
@@ -153,6 +151,6 @@ export async function buildSurface(settings: Settings, facts: Product, previous?
     targetOf: (path) => targets.get(path) ?? (isV1Path(path) ? unknownV1 : unknown),
     health: (failure) => (failure ? degradedFor(failure) : Promise.resolve(healthy)),
     mcp: createMcpHttpEndpoint(facts, { name: context.name, version: pkg.version, skill: context.skill }, resources, settings.mcp, settings.base),
-    asset: previous?.asset ?? assetAnswers(targets, settings),
+    asset: previous?.asset ?? assetAnswers(targets),
   };
 }

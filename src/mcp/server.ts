@@ -24,7 +24,6 @@ import { PUBLIC_MAX_AGE_SECONDS } from '../headers.ts';
 import { productMarkdown } from '../discovery/markdown.ts';
 import { SKILL_FACTS_FILE } from '../discovery/skill.ts';
 import type { SkillFile } from '../route.ts';
-import type { ServerInfo } from './endpoint.ts';
 import type { Product } from '../schemas.ts';
 import { createLibrary, type Library } from './documents.ts';
 import { PROMPTS } from './prompts.ts';
@@ -73,7 +72,7 @@ function result(structuredContent: Record<string, unknown>) {
 }
 
 /** What the server says about itself (`serverInfo`), from the facts. */
-function identity(facts: Product, { name, version }: { name: string; version: string }) {
+function identity(facts: Product, { name, version }: ServerInfo) {
   const website = facts.resources.find((resource) => resource.kind === 'website');
   return { name, title: facts.product.name, version, description: facts.product.summary, ...(website ? { websiteUrl: website.url } : {}) };
 }
@@ -138,6 +137,13 @@ function buildServer({ facts, info, resources, library, skills }: Served): McpSe
   return server;
 }
 
+/** What the server says it is (`serverInfo`): the API's name and the package version; and the Agent Skill it offers (SEP-2640). */
+export interface ServerInfo {
+  name: string;
+  version: string;
+  skill?: SkillFile;
+}
+
 /** Serves one already-vetted MCP POST whose body has been read and parsed. */
 export type McpEndpoint = (request: Request, parsedBody: unknown) => Promise<Response>;
 
@@ -181,7 +187,7 @@ async function listingEveryRevision(response: Response, method: unknown): Promis
   return new Response(JSON.stringify(body), { status: response.status, headers });
 }
 
-export function registerResources(server: McpServer, resources: readonly McpResource[]): void {
+function registerResources(server: McpServer, resources: readonly McpResource[]): void {
   for (const { name, uri, text, ...metadata } of resources) {
     // The SDK lists a resource and looks a read up by the URI's normalised form (a {base} written
     // with capitals or a default port is normalised): the contents name the resource the same way.

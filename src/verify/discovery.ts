@@ -5,6 +5,21 @@
  * security.txt. Their bodies were validated by the GET checks; these check what the contract says
  * they point at.
  */
+import {
+  API_CATALOG_PATH,
+  API_PATH,
+  DOCS_PATH,
+  LLMS_FULL_PATH,
+  LLMS_PATH,
+  ROBOTS_PATH,
+  ROOT_PATH,
+  SERVER_CARD_PATH,
+  SECURITY_TXT_PATH,
+  SERVER_CARD_WELL_KNOWN_PATH,
+  SITEMAP_PATH,
+  SKILL_INDEX_PATH,
+  SKILL_PATH,
+} from '../route.ts';
 import { linkTargets } from './fields.ts';
 import { checkAll, type Check } from './report.ts';
 import type { Answer } from './session.ts';
@@ -39,7 +54,7 @@ const sha256 = async (text: string) =>
 const pathOfUrl = (url: string, base: string) => (url.startsWith(`${base}/`) ? url.slice(base.length) : undefined);
 
 const DOCUMENTS: Record<string, Builder> = {
-  '/.well-known/api-catalog': (answer, base, gets) => {
+  [API_CATALOG_PATH]: (answer, base, gets) => {
     const context = json(answer)?.linkset?.[0] ?? {};
     const hrefs = (rel: string): string[] => (context[rel] ?? []).map((target: { href: string }) => target.href);
     const problems = [
@@ -47,15 +62,15 @@ const DOCUMENTS: Record<string, Builder> = {
       ...lacking(hrefs('service-desc'), [`${base}/openapi.json`]).map((p) => `service-desc: ${p}`),
       ...lacking(hrefs('status'), [`${base}/api/v1/health`]).map((p) => `status: ${p}`),
       ...lacking(hrefs('service-meta'), [`${base}/llms.txt`]).map((p) => `service-meta: ${p}`),
-      ...(gets.has('/docs') ? lacking(hrefs('service-doc'), [`${base}/docs`]).map((p) => `service-doc: ${p}`) : []),
+      ...(gets.has(DOCS_PATH) ? lacking(hrefs('service-doc'), [`${base}/docs`]).map((p) => `service-doc: ${p}`) : []),
       ...(/rfc9727/.test(answer.headers.get('content-type') ?? '') ? [] : ['Content-Type without the RFC 9727 profile']),
-      ...[answer, gets.get('/api/v1')]
+      ...[answer, gets.get(API_PATH)]
         .filter((a): a is Answer => a !== undefined && !linkTargets(a.headers.get('link'), 'api-catalog').includes(`${base}/.well-known/api-catalog`))
         .map((a) => `no rel="api-catalog" Link on ${a.path}`),
     ];
     return checkAll('discovery.api-catalog', `a Linkset anchored at ${base}/api/v1 with service-desc, status and service-meta, linked from /api/v1`, problems, 'complete', HINT);
   },
-  '/llms.txt': (answer, base) => {
+  [LLMS_PATH]: (answer, base) => {
     const text = answer.body;
     const problems = [
       ...(/^# \S/.test(text) ? [] : ['no "# " title on the first line']),
@@ -65,11 +80,11 @@ const DOCUMENTS: Record<string, Builder> = {
     ];
     return checkAll('discovery.llms-txt', 'an llmstxt.org page: title, summary, "## API" with the OpenAPI link', problems, 'complete', HINT);
   },
-  '/mcp/server-card': (answer, base, gets) => {
+  [SERVER_CARD_PATH]: (answer, base, gets) => {
     const card = json(answer) ?? {};
     const remote = card.remotes?.[0] ?? {};
-    const index = json(gets.get('/api/v1') ?? answer)?.mcp;
-    const alias = gets.get('/.well-known/mcp/server-card.json');
+    const index = json(gets.get(API_PATH) ?? answer)?.mcp;
+    const alias = gets.get(SERVER_CARD_WELL_KNOWN_PATH);
     const problems = [
       ...(remote.url === `${base}/mcp` && remote.type === 'streamable-http' ? [] : [`remote ${remote.type} ${remote.url}`]),
       ...(index && JSON.stringify(remote.supportedProtocolVersions) !== JSON.stringify(index.protocolVersions) ? ['protocol revisions differ from the API index'] : []),
@@ -77,7 +92,7 @@ const DOCUMENTS: Record<string, Builder> = {
     ];
     return checkAll('discovery.server-card', `a card whose remote is ${base}/mcp (streamable-http) with the index's revisions${alias ? ', the same bytes and ETag at the well-known alias' : ''}`, problems, 'complete', HINT);
   },
-  '/': (answer, base) => {
+  [ROOT_PATH]: (answer, base) => {
     const links = answer.headers.get('link');
     const problems = [
       ...lacking(strings(json(answer)), [`${base}/api/v1`, `${base}/openapi.json`, `${base}/mcp`]).map((p) => `body: ${p}`),
@@ -86,7 +101,7 @@ const DOCUMENTS: Record<string, Builder> = {
     ];
     return checkAll('discovery.root', 'JSON linking /api/v1, /openapi.json and /mcp, with api-catalog, service-desc, describedby and alternate Links', problems, 'complete', HINT);
   },
-  '/robots.txt': (answer, base) => {
+  [ROBOTS_PATH]: (answer, base) => {
     const lines: [string, RegExp][] = [
       ['User-agent: *', /^User-agent: \*$/im],
       ['Allow: /', /^Allow: \/$/im],
@@ -100,8 +115,8 @@ const DOCUMENTS: Record<string, Builder> = {
     ];
     return checkAll('discovery.robots', 'User-agent: *, Allow: /, a Content-Signal line, a group per known AI agent and the Sitemap', problems, 'complete', HINT);
   },
-  '/llms-full.txt': (answer) => checkAll('discovery.llms-full', 'a Markdown page with a "# " title', /^# \S/.test(answer.body) ? [] : ['no "# " title'], 'complete', HINT),
-  '/docs': (answer) => {
+  [LLMS_FULL_PATH]: (answer) => checkAll('discovery.llms-full', 'a Markdown page with a "# " title', /^# \S/.test(answer.body) ? [] : ['no "# " title'], 'complete', HINT),
+  [DOCS_PATH]: (answer) => {
     const csp = answer.headers.get('content-security-policy') ?? '';
     const problems = [
       ...(/default-src 'none'/.test(csp) ? [] : [`Content-Security-Policy ${csp || 'missing'}`]),
@@ -109,7 +124,7 @@ const DOCUMENTS: Record<string, Builder> = {
     ];
     return checkAll('discovery.docs', "an HTML page with Content-Security-Policy default-src 'none' and Referrer-Policy: no-referrer", problems, 'complete', 'the proxy in front drops the page\'s security fields: pass them through');
   },
-  '/sitemap.xml': (answer, base, gets) => {
+  [SITEMAP_PATH]: (answer, base, gets) => {
     const reviewedOn = json(gets.get('/api/v1/product') ?? answer)?.product?.reviewedOn;
     const locs = [...answer.body.matchAll(/<loc>([^<]*)<\/loc>/g)].map((match) => match[1]!);
     const lastmods = [...answer.body.matchAll(/<lastmod>([^<]*)<\/lastmod>/g)].map((match) => match[1]!);
@@ -121,9 +136,9 @@ const DOCUMENTS: Record<string, Builder> = {
     ];
     return checkAll('discovery.sitemap', "a sitemaps.org urlset of the service's documents, each lastmod the facts' review date", problems, 'complete', HINT);
   },
-  '/skill.md': async (answer, base, gets) => {
+  [SKILL_PATH]: async (answer, base, gets) => {
     const front = /^---\n([\s\S]*?)\n---\n/.exec(answer.body)?.[1] ?? '';
-    const entry = json(gets.get('/.well-known/agent-skills/index.json') ?? answer)?.skills?.[0];
+    const entry = json(gets.get(SKILL_INDEX_PATH) ?? answer)?.skills?.[0];
     const listedPath = typeof entry?.url === 'string' ? pathOfUrl(entry.url, base) : undefined;
     const listed = listedPath ? gets.get(listedPath) : undefined;
     const problems = [
@@ -135,7 +150,7 @@ const DOCUMENTS: Record<string, Builder> = {
     ];
     return checkAll('discovery.skill', 'a SKILL.md with name and description, the same bytes where the index lists it, with their digest', problems, 'complete', HINT);
   },
-  '/.well-known/security.txt': (answer, base) => {
+  [SECURITY_TXT_PATH]: (answer, base) => {
     const field = (name: string) => new RegExp(`^${name}: *(\\S.*)$`, 'im').exec(answer.body)?.[1];
     const expires = Date.parse(field('Expires') ?? '');
     const problems = [
