@@ -167,8 +167,8 @@ async function check(file: string, io: Io): Promise<number> {
   try {
     text = await readFile(file, 'utf8');
   } catch (error) {
-    // "ENOENT: no such file or directory, open 'x.json'" without the repeated path.
-    const reason = (error as Error).message.replace(/, \w+ '.*'$/, '');
+    // "ENOENT: no such file or directory, open 'x.json'" without the system call and the repeated path.
+    const reason = (error as Error).message.replace(/, \w+( '.*')?$/, '');
     io.err(`Facts file ${file} cannot be read (${reason}): check the path to the facts JSON file.`);
     return 1;
   }
