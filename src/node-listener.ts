@@ -36,8 +36,8 @@ export function toNodeListener(handler: Handler): NodeListener {
 }
 
 /** What a body parser left in `req.body`, as bytes; undefined when nothing usable is left. */
-function bodyReadBefore({ body }: { body?: unknown }): Uint8Array | undefined {
-  if (body instanceof Uint8Array) return body; // express.raw()
+function bodyReadBefore({ body }: { body?: unknown }): Uint8Array<ArrayBuffer> | undefined {
+  if (body instanceof Uint8Array) return new Uint8Array(body); // express.raw(); a copy, so the bytes are its own
   if (typeof body === 'string') return new TextEncoder().encode(body); // express.text()
   if (body === undefined) return undefined;
   try {
@@ -50,7 +50,7 @@ function bodyReadBefore({ body }: { body?: unknown }): Uint8Array | undefined {
 }
 
 /** The request with `body` in place of the stream already read, framed and decoded anew. */
-function withBody(request: Request, body: Uint8Array): Request {
+function withBody(request: Request, body: Uint8Array<ArrayBuffer>): Request {
   const headers = new Headers(request.headers);
   // The parser has decoded any content coding and read any chunked framing: the bytes are plain.
   for (const name of ['content-encoding', 'transfer-encoding']) headers.delete(name);
