@@ -37,7 +37,8 @@ if (!installed) {
 const DIST = join(root, 'dist');
 const STATE = join(root, 'node_modules/.cache/product-discovery-build');
 const LOCK = join(STATE, 'lock');
-const STAMP = join(STATE, 'stamp');
+// What dist/ was built from, one file per checkout (a clone may share this node_modules by a link).
+const STAMP = join(STATE, `stamp-${createHash('sha256').update(root).digest('hex').slice(0, 12)}`);
 
 /** Runs `node ...args` in the repository; throws when it fails. */
 function node(...args) {
