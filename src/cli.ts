@@ -127,16 +127,13 @@ const CONSOLE: Io = {
 /** Runs the command line (without `node` and the script); resolves to the exit code. */
 export async function main(argv: string[], io: Io = CONSOLE): Promise<number> {
   const [name, ...rest] = argv;
-  if (name === undefined || name === '--help' || name === '-h' || (name === 'help' && rest.length === 0)) {
+  if (name === 'help') return main(rest.length > 0 ? [rest[0]!, '--help'] : ['--help'], io);
+  if (name === undefined || name === '--help' || name === '-h') {
     io.out(usage());
     return 0;
   }
   if (name === '--version' || name === '-v') {
     io.out(pkg.version);
-    return 0;
-  }
-  if (name === 'help' && Object.hasOwn(COMMANDS, rest[0]!)) {
-    io.out(commandUsage(rest[0]!));
     return 0;
   }
   if (!Object.hasOwn(COMMANDS, name)) {
