@@ -57,14 +57,17 @@ export const COMMANDS: Record<string, Command> = {
     args: ['URL'],
     options: { json: { type: 'boolean', help: 'print the report as JSON' } },
     summary: 'check a running deployment against the contract (at most 60 requests, reads only)',
-    details:
-      'Exit 0 when every check passes; 1 when one fails or the deployment cannot be reached, with the reason in one line.',
+    details: 'Exit 0 when every check passes; 1 when one fails or the deployment cannot be reached, with the reason in one line.',
     run: ([url], { json }, io) => verify(url!, json === true, io),
   },
 };
 
 const synopsis = (name: string, { args, options = {} }: Command) =>
-  [`product-discovery ${name}`, ...args, ...Object.entries(options).map(([long, { type }]) => `[--${long}${type === 'string' ? ' VALUE' : ''}]`)].join(' ');
+  [
+    `product-discovery ${name}`,
+    ...args,
+    ...Object.entries(options).map(([long, { type }]) => `[--${long}${type === 'string' ? ' VALUE' : ''}]`),
+  ].join(' ');
 
 export function usage(): string {
   const lines: [string, string][] = [
@@ -100,7 +103,9 @@ type Parsed = { values: Record<string, string | boolean | undefined>; args: stri
 /** The command's options and arguments, or what is wrong with them in a few words. */
 export function parseCommand(name: string, argv: string[]): Parsed {
   const command = COMMANDS[name]!;
-  const options = Object.fromEntries(Object.entries({ ...command.options, help: HELP }).map(([long, { type, short }]) => [long, short ? { type, short } : { type }]));
+  const options = Object.fromEntries(
+    Object.entries({ ...command.options, help: HELP }).map(([long, { type, short }]) => [long, short ? { type, short } : { type }]),
+  );
   let parsed;
   try {
     parsed = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
@@ -171,7 +176,9 @@ async function check(file: string, io: Io): Promise<number> {
   }
   try {
     const facts = parseFacts(file, text);
-    io.out(`${file} would be served: ${facts.product.name}, ${facts.resources.length} resources, ${facts.startOptions.length} start options.`);
+    io.out(
+      `${file} would be served: ${facts.product.name}, ${facts.resources.length} resources, ${facts.startOptions.length} start options.`,
+    );
     return 0;
   } catch (error) {
     if (!(error instanceof StartupError)) throw error;
@@ -217,20 +224,27 @@ function rootCause(error: unknown): Failure {
 /** Why a request to `url` got no answer, in one line with what to check. */
 export function unreachable(error: unknown, url: URL): string {
   const { name, code = '', message = '' } = rootCause(error);
-  const port = url.port || (url.protocol === 'https:' ? '443' : '80');
   const host = url.hostname;
-  if (code === 'ECONNREFUSED') return `connection refused by ${host} port ${port}: nothing listens there; check the port and that the service runs`;
-  if (code === 'ENOTFOUND') return `no such host ${JSON.stringify(host)} (DNS); check the host name`;
-  if (code === 'EAI_AGAIN') return `the name ${JSON.stringify(host)} could not be resolved now (DNS, EAI_AGAIN); check the network and retry`;
-  if (code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'ETIMEDOUT' || name === 'TimeoutError' || name === 'AbortError') {
-    return `no answer from ${host} port ${port} in time (timeout); check the address, the port and any firewall between`;
+  const where = `${host} port ${url.port || (url.protocol === 'https:' ? '443' : '80')}`;
+  const tls = /^(CERT_|ERR_TLS_|ERR_SSL_)|SELF_SIGNED|UNABLE_TO_(GET|VERIFY)|^HOSTNAME_MISMATCH$/.test(code);
+  switch (true) {
+    case code === 'ECONNREFUSED':
+      return `connection refused by ${where}: nothing listens there; check the port and that the service runs`;
+    case code === 'ENOTFOUND':
+      return `no such host ${JSON.stringify(host)} (DNS); check the host name`;
+    case code === 'EAI_AGAIN':
+      return `the name ${JSON.stringify(host)} could not be resolved now (DNS, EAI_AGAIN); check the network and retry`;
+    case ['UND_ERR_CONNECT_TIMEOUT', 'ETIMEDOUT'].includes(code) || name === 'TimeoutError' || name === 'AbortError':
+      return `no answer from ${where} in time (timeout); check the address, the port and any firewall between`;
+    case tls || /certificate|TLS|SSL/i.test(message):
+      return `TLS failure (${code || name}: ${message}); check the certificate, or use http:// for a service without TLS`;
+    case code === 'ECONNRESET' || code === 'UND_ERR_SOCKET':
+      return `the connection was closed before an answer (${code}); check that ${where} speaks HTTP`;
+    case code === 'EHOSTUNREACH' || code === 'ENETUNREACH':
+      return `${host} cannot be reached from this machine (${code}); check the network and the address`;
+    default:
+      return `${code || name || 'error'}: ${message.split('\n')[0]}`;
   }
-  if (/^(CERT_|ERR_TLS_|ERR_SSL_)|SELF_SIGNED|UNABLE_TO_(GET|VERIFY)|^HOSTNAME_MISMATCH$/.test(code) || /certificate|TLS|SSL/i.test(message)) {
-    return `TLS failure (${code || name}: ${message}); check the certificate, or use http:// for a service without TLS`;
-  }
-  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') return `the connection was closed before an answer (${code}); check that ${host} port ${port} speaks HTTP`;
-  if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH') return `${host} cannot be reached from this machine (${code}); check the network and the address`;
-  return `${code || name || 'error'}: ${message.split('\n')[0]}`;
 }
 
 // Run as the program (`node dist/cli.js`, `node --import tsx src/cli.ts`); bin/product-discovery.js calls `main` itself.

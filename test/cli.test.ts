@@ -37,8 +37,13 @@ describe('usage', () => {
     for (const flag of ['--version', '-v']) expect(await run(flag)).toEqual({ code: 0, stdout: `${pkg.version}\n`, stderr: '' });
   });
 
-  it.each(Object.keys(COMMANDS))('`%s --help`, `%s -h` and `help %s` print the command\'s usage and exit 0', async (name) => {
-    for (const argv of [[name, '--help'], [name, '-h'], ['help', name], [name, 'extra', 'arguments', '--help']]) {
+  it.each(Object.keys(COMMANDS))("`%s --help`, `%s -h` and `help %s` print the command's usage and exit 0", async (name) => {
+    for (const argv of [
+      [name, '--help'],
+      [name, '-h'],
+      ['help', name],
+      [name, 'extra', 'arguments', '--help'],
+    ]) {
       const { code, stdout, stderr } = await run(...argv);
       expect(code, argv.join(' ')).toBe(0);
       expect(stderr).toBe('');
@@ -57,13 +62,22 @@ describe('a wrong command line: one line naming what is wrong and where to look,
     [['verify', '--jsn', 'http://127.0.0.1:1'], 'product-discovery verify: unknown option --jsn (see product-discovery verify --help)'],
     [['check', '-x', 'facts.json'], 'product-discovery check: unknown option -x (see product-discovery check --help)'],
     [['serve', '--port', '80'], 'product-discovery serve: unknown option --port (see product-discovery serve --help)'],
-    [['verify', 'https://a.example', 'https://b.example'], 'product-discovery verify: unexpected argument "https://b.example" (see product-discovery verify --help)'],
+    [
+      ['verify', 'https://a.example', 'https://b.example'],
+      'product-discovery verify: unexpected argument "https://b.example" (see product-discovery verify --help)',
+    ],
     [['serve', 'now'], 'product-discovery serve: unexpected argument "now" (see product-discovery serve --help)'],
     [['check'], 'product-discovery check: missing FILE (see product-discovery check --help)'],
     [['verify', '--json'], 'product-discovery verify: missing URL (see product-discovery verify --help)'],
-    [['verify', '--json=yes', 'https://a.example'], "product-discovery verify: option '--json' does not take an argument (see product-discovery verify --help)"],
+    [
+      ['verify', '--json=yes', 'https://a.example'],
+      "product-discovery verify: option '--json' does not take an argument (see product-discovery verify --help)",
+    ],
     [['verify', 'not-a-url'], 'product-discovery verify: "not-a-url" is not an http or https URL, e.g. https://api.example.com'],
-    [['verify', 'ftp://a.example'], 'product-discovery verify: "ftp://a.example" is not an http or https URL, e.g. https://api.example.com'],
+    [
+      ['verify', 'ftp://a.example'],
+      'product-discovery verify: "ftp://a.example" is not an http or https URL, e.g. https://api.example.com',
+    ],
     [['vrify'], 'product-discovery: unknown command "vrify"; the commands are serve, check, verify (see product-discovery --help)'],
     [['help', 'vrify'], 'product-discovery: unknown command "vrify"; the commands are serve, check, verify (see product-discovery --help)'],
     [['--frob'], 'product-discovery: unknown option --frob; the commands are serve, check, verify (see product-discovery --help)'],
@@ -113,7 +127,9 @@ describe('check FILE', () => {
   it('names the line and column of a syntax error and exits 1', async () => {
     const { path, code, stderr } = await check('broken.json', '{\n  "product": {\n    "name": "Lumen",\n  }\n}\n');
     expect(code).toBe(1);
-    expect(stderr).toBe(`Facts file ${path} is not valid JSON at line 4, column 3: expected a member name in double quotes (a comma before "}" is not allowed).\n`);
+    expect(stderr).toBe(
+      `Facts file ${path} is not valid JSON at line 4, column 3: expected a member name in double quotes (a comma before "}" is not allowed).\n`,
+    );
   });
 
   it('speaks of the file, not of a variable, when it cannot be read', async () => {
@@ -125,7 +141,9 @@ describe('check FILE', () => {
     });
     const { code, stderr } = await run('check', dir);
     expect(code).toBe(1);
-    expect(stderr).toBe(`Facts file ${dir} cannot be read (EISDIR: illegal operation on a directory): check the path to the facts JSON file.\n`);
+    expect(stderr).toBe(
+      `Facts file ${dir} cannot be read (EISDIR: illegal operation on a directory): check the path to the facts JSON file.\n`,
+    );
   });
 });
 
@@ -140,8 +158,14 @@ describe("why verify cannot reach a deployment, from fetch's error", () => {
     [coded('ENOTFOUND', 'getaddrinfo ENOTFOUND api.example.com'), /^no such host "api\.example\.com" \(DNS\)/],
     [coded('EAI_AGAIN'), /^the name "api\.example\.com" could not be resolved now \(DNS, EAI_AGAIN\)/],
     [coded('UND_ERR_CONNECT_TIMEOUT'), /^no answer from api\.example\.com port 443 in time \(timeout\)/],
-    [coded('CERT_HAS_EXPIRED', 'certificate has expired'), /^TLS failure \(CERT_HAS_EXPIRED: certificate has expired\); check the certificate/],
-    [coded('ERR_TLS_CERT_ALTNAME_INVALID', "Hostname/IP does not match certificate's altnames"), /^TLS failure \(ERR_TLS_CERT_ALTNAME_INVALID: /],
+    [
+      coded('CERT_HAS_EXPIRED', 'certificate has expired'),
+      /^TLS failure \(CERT_HAS_EXPIRED: certificate has expired\); check the certificate/,
+    ],
+    [
+      coded('ERR_TLS_CERT_ALTNAME_INVALID', "Hostname/IP does not match certificate's altnames"),
+      /^TLS failure \(ERR_TLS_CERT_ALTNAME_INVALID: /,
+    ],
     [coded('ECONNRESET'), /^the connection was closed before an answer \(ECONNRESET\)/],
   ])('%s', (cause, reason) => {
     expect(unreachable(failed(cause), url)).toMatch(reason);
@@ -154,6 +178,8 @@ describe("why verify cannot reach a deployment, from fetch's error", () => {
   });
 
   it('falls back to the code and the first line of the message', () => {
-    expect(unreachable(failed(coded('UND_ERR_HEADERS_OVERFLOW', 'Headers Overflow Error\nmore')), url)).toBe('UND_ERR_HEADERS_OVERFLOW: Headers Overflow Error');
+    expect(unreachable(failed(coded('UND_ERR_HEADERS_OVERFLOW', 'Headers Overflow Error\nmore')), url)).toBe(
+      'UND_ERR_HEADERS_OVERFLOW: Headers Overflow Error',
+    );
   });
 });

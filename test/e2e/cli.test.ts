@@ -55,7 +55,9 @@ describe('the committed bin', () => {
     writeFileSync(join(dir, 'unbuilt/package.json'), '{"type":"module"}');
     const result = await run(process.execPath, [join(dir, 'unbuilt/bin/product-discovery.js'), '--version']);
     expect(result.code).toBe(1);
-    expect(result.stderr).toBe('product-discovery: dist/cli.js is missing (this checkout is not built): run `npm ci` or `npm run build` first.\n');
+    expect(result.stderr).toBe(
+      'product-discovery: dist/cli.js is missing (this checkout is not built): run `npm ci` or `npm run build` first.\n',
+    );
   });
 
   it.each(['serve', 'check', 'verify'])('`%s --help` prints its usage and exits 0', async (name) => {
