@@ -105,6 +105,7 @@ function withLock(work) {
 }
 
 function build(key) {
+  const started = performance.now();
   const out = join(root, `.dist-build-${process.pid}`);
   const old = join(root, `.dist-old-${process.pid}`);
   rmSync(out, { recursive: true, force: true });
@@ -118,6 +119,7 @@ function build(key) {
     if (existsSync(DIST)) renameSync(DIST, old);
     renameSync(out, DIST);
     writeFileSync(STAMP, key);
+    console.log(`Built dist/ in ${((performance.now() - started) / 1000).toFixed(1)} s.`);
   } finally {
     rmSync(out, { recursive: true, force: true });
     rmSync(old, { recursive: true, force: true });
