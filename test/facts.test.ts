@@ -73,7 +73,24 @@ describe('parseFacts', () => {
     [
       'gallery creation without approval',
       (f: any) => (f.startOptions[3].requiresHumanApproval = false),
-      "startOptions[3].requiresHumanApproval: creating a gallery always needs a person's approval",
+      "startOptions[3].requiresHumanApproval: creating a gallery, because it publishes a client's photos under the studio's name and " +
+        "sends the client a link to them (product.actionsNeedingApproval[0]): this needs a person's approval; set it to true",
+    ],
+    [
+      "v1's gallery creation without approval, in facts that name no action for it",
+      (f: any) => ((f.startOptions[3].requiresHumanApproval = false), delete f.startOptions[3].performs),
+      "startOptions[3].requiresHumanApproval: creating a gallery (createsGallery): this needs a person's approval; set it to true",
+    ],
+    [
+      'an action that the facts do not list',
+      (f: any) => (f.startOptions[1].performs = ['delete-gallery']),
+      'startOptions[1].performs[0]: "delete-gallery" is not the id of an action in product.actionsNeedingApproval; ' +
+        'use one of: create-gallery, share-capability-link, sign-up',
+    ],
+    [
+      'two actions with the same id',
+      (f: any) => (f.product.actionsNeedingApproval[1].id = 'create-gallery'),
+      'product.actionsNeedingApproval[1].id: id "create-gallery" is already used by product.actionsNeedingApproval[0]',
     ],
   ])('refuses %s, naming the field and the fix', (_, mutate, expected) => {
     expect(refusal(mutate)).toContain(expected);
@@ -112,7 +129,8 @@ describe('parseFacts', () => {
 
   it('does not suggest a key the object already has', () => {
     expect(refusal((f) => (f.product.nmae = 'x'))).toContain(
-      'product.nmae: unknown field "nmae"; remove it, or use one of: name, summary, audiences, capabilities, notOffered, reviewedOn',
+      'product.nmae: unknown field "nmae"; remove it, or use one of: name, summary, audiences, capabilities, notOffered, neverReturned, ' +
+        'actionsNeedingApproval, privateContract, reviewedOn',
     );
   });
 
