@@ -198,8 +198,9 @@ function typedConsts(node: unknown): unknown {
 
 export function buildOpenApi(context: BuildContext, routes: readonly Route[]): Record<string, unknown> {
   // The start option's shape as these facts give it (v1's createsGallery only for the facts that use it).
-  const served = Object.values(schemas.servedSchemas(context.facts)).filter((schema) => v.getTitle(schema as v.GenericSchema) !== undefined);
-  const components = [...COMPONENTS.filter((schema) => !served.some((other) => nameOf(other) === nameOf(schema))), ...served];
+  const { StartOption, Product } = schemas.servedSchemas(context.facts);
+  const served: Record<string, v.GenericSchema> = { StartOption, Product };
+  const components = COMPONENTS.map((schema) => served[nameOf(schema)] ?? schema);
   const defs = toJsonSchemaDefs(Object.fromEntries(components.map((schema) => [nameOf(schema), schema])), {
     target: 'draft-2020-12',
     overrideRef: ({ referenceId }) => `#/components/schemas/${referenceId}`,

@@ -77,7 +77,7 @@ export function privateContractSentence({ product }: Facts): string {
 export function approvalRule(option: Pick<StartOption, 'performs' | 'createsGallery' | 'requiresHumanApproval'>, facts: Facts): string {
   if (!option.requiresHumanApproval) return 'Needs no approval.';
   const needs = approvalNeeds(option, facts);
-  return needs.length === 0 ? "Needs a person's approval first." : `Needs a person's approval first: ${listed(needs.map(needPhrase), 'and')}.`;
+  return needs.length === 0 ? "Needs a person's approval first." : `Needs a person's approval first: ${needs.map(needPhrase).join('; ')}.`;
 }
 
 /** The privacy and approval rules as one paragraph, the words every text that states them shares. */

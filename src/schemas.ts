@@ -143,24 +143,36 @@ export function legacyFlagOf(facts: { startOptions: readonly { createsGallery?: 
   return given === 0 ? 'absent' : given === facts.startOptions.length ? 'required' : 'optional';
 }
 
-/**
- * The shapes a service serves for these facts (the OpenAPI components, the MCP tools' output schemas):
- * the same schemas, with `createsGallery` as these facts use it, so a product without it never shows it.
- */
-export function servedSchemas(facts: { startOptions: readonly { createsGallery?: boolean }[] }) {
-  const served = startOptionSchema(legacyFlagOf(facts));
-  return { StartOption: served, Product: productSchema(served), StartOptionList: v.object({ startOptions: v.array(served) }) };
+/** The facts file as its team writes it: the Product body, plus the `$schema` member editors read (never served). */
+function factsFileSchema<T extends v.ObjectEntries>(product: v.SchemaWithPipe<readonly [v.ObjectSchema<T, undefined>, ...v.PipeItem<any, any, any>[]]>) {
+  return v.pipe(
+    v.object({
+      $schema: v.optional(v.pipe(v.string(), v.description('The JSON Schema an editor checks this file against, such as {base}/schemas/facts.json. Not served.'))),
+      ...product.entries,
+    }),
+    v.title('FactsFile'),
+    v.description('The reviewed facts file: the layout of the GET /api/v1/product body, and nothing else.'),
+  );
 }
 
-/** The facts file as its team writes it: the Product body, plus the `$schema` member editors read (never served). */
-export const FactsFile = v.pipe(
-  v.object({
-    $schema: v.optional(v.pipe(v.string(), v.description('The JSON Schema an editor checks this file against, such as {base}/schemas/facts.json. Not served.'))),
-    ...Product.entries,
-  }),
-  v.title('FactsFile'),
-  v.description('The reviewed facts file: the layout of the GET /api/v1/product body, and nothing else.'),
-);
+export const FactsFile = factsFileSchema(Product);
+
+/**
+ * The shapes a service serves for these facts (the OpenAPI components, the MCP tools' output schemas, the
+ * facts file's JSON Schema): the same schemas, with `createsGallery` as these facts use it, so a product
+ * without it never shows it. The facts file's schema keeps it optional for the facts that give it.
+ */
+export function servedSchemas(facts: { startOptions: readonly { createsGallery?: boolean }[] }) {
+  const legacy = legacyFlagOf(facts);
+  const served = startOptionSchema(legacy);
+  const Product = productSchema(served);
+  return {
+    StartOption: served,
+    Product,
+    StartOptionList: v.object({ startOptions: v.array(served) }),
+    FactsFile: legacy === 'absent' ? factsFileSchema(Product) : FactsFile,
+  };
+}
 
 export const Deprecation = v.pipe(
   v.object({

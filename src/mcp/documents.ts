@@ -13,7 +13,7 @@
  * matches no query word is left out, so a search may find nothing.
  */
 import { resourceId } from '../facts.ts';
-import { approvalNeeds, listed, needPhrase } from '../product-rules.ts';
+import { approvalNeeds, needPhrase } from '../product-rules.ts';
 import { PRODUCT_PATH } from '../route.ts';
 import type { Product } from '../schemas.ts';
 import type { FetchOutput, SearchOutput } from './schemas.ts';
@@ -72,7 +72,7 @@ export function buildDocuments(base: string, facts: Product): Document[] {
         // v1's flag, written only for the facts that give it.
         (option.createsGallery === undefined ? '' : `- Creates a gallery: ${yesNo(option.createsGallery)}\n`) +
         `- Needs a person's approval before an agent takes it: ${yesNo(option.requiresHumanApproval)}\n` +
-        (needs.length > 0 ? `- Why: ${listed(needs.map(needPhrase), 'and')}\n` : ''),
+        (needs.length > 0 ? `- Why: ${needs.map(needPhrase).join('; ')}\n` : ''),
       metadata: {
         source: 'start-option',
         reviewedOn,
