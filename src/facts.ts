@@ -134,7 +134,12 @@ function duplicateIds(json: unknown): string[] {
   return [
     ...repeated(json.resources, 'resources', (item) => (item.id !== undefined ? [item.id, true] : [item.kind, false]), 'resource'),
     ...repeated(json.startOptions, 'startOptions', (item) => [item.id, true], 'start option'),
-    ...repeated(isRecord(json.product) ? json.product.actionsNeedingApproval : undefined, 'product.actionsNeedingApproval', (item) => [item.id, true], 'action'),
+    ...repeated(
+      isRecord(json.product) ? json.product.actionsNeedingApproval : undefined,
+      'product.actionsNeedingApproval',
+      (item) => [item.id, true],
+      'action',
+    ),
   ];
 }
 

@@ -26,7 +26,8 @@ export function approvalNeeds(option: Pick<StartOption, 'performs' | 'createsGal
   const actions = facts.product.actionsNeedingApproval ?? [];
   const needs = (option.performs ?? []).flatMap((id): ApprovalNeed[] => {
     const index = actions.findIndex((action) => action.id === id);
-    return index < 0 ? [] : [{ action: actions[index]!.action, reason: actions[index]!.reason, field: `product.actionsNeedingApproval[${index}]` }];
+    const { action, reason } = actions[index] ?? {};
+    return action ? [{ action, reason, field: `product.actionsNeedingApproval[${index}]` }] : [];
   });
   // v1's flag, for facts that name no action of their own for it.
   if (needs.length === 0 && option.createsGallery === true) needs.push({ action: 'creating a gallery', field: 'createsGallery' });

@@ -102,7 +102,7 @@ export const ProductFacts = v.pipe(
     neverReturned: v.optional(
       v.pipe(
         list(text),
-        v.description("The kinds of private data this service never returns, as plural nouns in the product's words, such as \"accounts\"."),
+        v.description('The kinds of private data this service never returns, as plural nouns in the product\'s words, such as "accounts".'),
       ),
     ),
     actionsNeedingApproval: v.optional(
@@ -144,10 +144,15 @@ export function legacyFlagOf(facts: { startOptions: readonly { createsGallery?: 
 }
 
 /** The facts file as its team writes it: the Product body, plus the `$schema` member editors read (never served). */
-function factsFileSchema<T extends v.ObjectEntries>(product: v.SchemaWithPipe<readonly [v.ObjectSchema<T, undefined>, ...v.PipeItem<any, any, any>[]]>) {
+function factsFileSchema<T extends v.ObjectEntries>(product: { entries: T }) {
   return v.pipe(
     v.object({
-      $schema: v.optional(v.pipe(v.string(), v.description('The JSON Schema an editor checks this file against, such as {base}/schemas/facts.json. Not served.'))),
+      $schema: v.optional(
+        v.pipe(
+          v.string(),
+          v.description('The JSON Schema an editor checks this file against, such as {base}/schemas/facts.json. Not served.'),
+        ),
+      ),
       ...product.entries,
     }),
     v.title('FactsFile'),

@@ -34,7 +34,14 @@ describe('the v1 answers for the sample facts', () => {
     expect(
       notAdditive(
         { a: 1, required: ['a'], text: '# T\n- a\n- b', description: 'Creates a gallery.', list: [{ x: 1 }] },
-        { a: 1, b: 2, required: ['a', 'b'], text: '# T\n- a, because\n- new\n- b', description: 'Starts a product.', list: [{ x: 1, y: 2 }, { x: 3 }] },
+        {
+          a: 1,
+          b: 2,
+          required: ['a', 'b'],
+          text: '# T\n- a, because\n- new\n- b',
+          description: 'Starts a product.',
+          list: [{ x: 1, y: 2 }, { x: 3 }],
+        },
       ),
     ).toEqual([]);
   });

@@ -16,7 +16,8 @@ export function llmsIntro(base: string, facts: Product): string {
   const never = neverReturnedPhrase(facts);
   return [
     `This is the public, read-only API of ${inline(facts.product.name)}: reviewed facts about the product (last reviewed ` +
-      `on ${facts.product.reviewedOn}) as typed JSON and as MCP tools. It takes no credentials${never ? ` and never returns ${never}` : ''}.`,
+      `on ${facts.product.reviewedOn}) as typed JSON and as MCP tools. ` +
+      `It takes no credentials${never ? ` and never returns ${never}` : ''}.`,
     'Requests are rate-limited per client; the RateLimit headers of every answer give the quota and what remains.',
     `The contract is the OpenAPI document at ${base}${OPENAPI_PATH}.`,
     privateContractSentence(facts),

@@ -33,7 +33,10 @@ export function factsSections(facts: Product): string {
     `### Capabilities\n\n${list(product.capabilities)}\n`,
     `### What the public API does not do\n\n${list(product.notOffered)}\n`,
     ...optional('Private data it never returns', product.neverReturned),
-    ...optional("Actions that need a person's approval", product.actionsNeedingApproval?.map((action) => `${needPhrase(action)} (id: ${action.id})`)),
+    ...optional(
+      "Actions that need a person's approval",
+      product.actionsNeedingApproval?.map((action) => `${needPhrase(action)} (id: ${action.id})`),
+    ),
     ...optional('Outside this public API (the private contract)', product.privateContract),
     '## Resources\n',
     resources.map(({ id, kind, title, url, description }) => linkItem(title, url, `${description} (kind: ${kind}${id ? `, id: ${id}` : ''})`)).join('\n') + '\n',

@@ -50,7 +50,13 @@ export interface McpDocsInput {
 
 /** The tool definitions as `tools/list` shows them: descriptions for these facts, JSON Schema 2020-12. */
 export function describeTools(
-  tools: readonly { name: string; title: string; description: (facts: Product) => string; input: v.GenericSchema; output: (facts: Product) => v.GenericSchema }[],
+  tools: readonly {
+    name: string;
+    title: string;
+    description: (facts: Product) => string;
+    input: v.GenericSchema;
+    output: (facts: Product) => v.GenericSchema;
+  }[],
   facts: Product,
 ): McpToolDoc[] {
   const schema = (s: v.GenericSchema) => toJsonSchema(s, { target: 'draft-2020-12' }) as JsonSchema;

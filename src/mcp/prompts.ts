@@ -53,7 +53,8 @@ export const PROMPTS: Prompt[] = [
       const rules = [privacySentence(facts), approvalSentences(facts)].filter(Boolean).join(' ');
       return [
         user(
-          `Plan a safe way to start with ${facts.product.name}${goal ? ` for this goal: "${goal}"` : ''}. Choose among the start options below. ` +
+          `Plan a safe way to start with ${facts.product.name}${goal ? ` for this goal: "${goal}"` : ''}. ` +
+            'Choose among the start options below. ' +
             (approval.length > 0
               ? `These need a person's approval before anyone acts on them, so present them to me to decide rather than taking them: ${approval.join('; ')}.`
               : "None of them needs a person's approval.") +

@@ -47,7 +47,9 @@ const metadataHead = {
   kind: v.optional(ResourceKind),
   requiresHumanApproval: v.optional(v.boolean()),
 };
-const performs = v.optional(v.pipe(v.array(v.string()), v.description("The ids of the actions needing a person's approval that it performs.")));
+const performs = v.optional(
+  v.pipe(v.array(v.string()), v.description("The ids of the actions needing a person's approval that it performs.")),
+);
 const fetchOutput = <T extends v.ObjectEntries>(metadata: T) =>
   v.object({
     id: v.string(),

@@ -61,7 +61,10 @@ function convertedOnce(schema: v.GenericSchema): StandardSchemaWithJSON {
 }
 
 const CONVERTED = new Map(
-  [...TOOLS.map((tool) => tool.input), ...PROMPTS.flatMap((prompt) => (prompt.args ? [prompt.args] : []))].map((schema) => [schema, convertedOnce(schema)]),
+  [...TOOLS.map((tool) => tool.input), ...PROMPTS.flatMap((prompt) => (prompt.args ? [prompt.args] : []))].map((schema) => [
+    schema,
+    convertedOnce(schema),
+  ]),
 );
 
 function result(structuredContent: Record<string, unknown>) {

@@ -20,9 +20,15 @@ export async function currentAnswers(): Promise<Record<string, unknown>> {
       answers[`MCP ${label}`] = (await (await send(handler, '/mcp', { method: 'POST', headers, body })).json()).result;
     };
     for (const method of ['tools/list', 'prompts/list', 'resources/list']) await rpc(method);
-    for (const name of ['get_product_overview', 'list_public_resources', 'list_start_options']) await rpc('tools/call', { name, arguments: {} }, `tools/call ${name}`);
+    for (const name of ['get_product_overview', 'list_public_resources', 'list_start_options']) {
+      await rpc('tools/call', { name, arguments: {} }, `tools/call ${name}`);
+    }
     const facts = sampleFacts();
-    const ids = ['overview', ...facts.resources.map((resource) => `resource:${resource.id ?? resource.kind}`), ...facts.startOptions.map((option) => `start:${option.id}`)];
+    const ids = [
+      'overview',
+      ...facts.resources.map((resource) => `resource:${resource.id ?? resource.kind}`),
+      ...facts.startOptions.map((option) => `start:${option.id}`),
+    ];
     for (const id of ids) await rpc('tools/call', { name: 'fetch', arguments: { id } }, `tools/call fetch ${id}`);
     await rpc('prompts/get', { name: 'plan_safe_start', arguments: { goal: 'deliver a wedding' } }, 'prompts/get plan_safe_start');
     return answers;
