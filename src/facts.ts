@@ -7,7 +7,7 @@ import { closestMatch } from 'leven';
 import * as v from 'valibot';
 import { StartupError } from './startup-error.ts';
 import { parseJsonText } from './json-text.ts';
-import { approvalNeeds, needPhrase } from './product-rules.ts';
+import { approvalNeeds, listed } from './product-rules.ts';
 import { FactsFile, type Product, type Resource } from './schemas.ts';
 
 // The contract's word rule ("Surface"): a parameter carries a credential when one of its words is one
@@ -167,10 +167,11 @@ function policy(facts: Product): string[] {
             (known.length > 0 ? `use one of: ${known.join(', ')}` : 'list the action there first, with why it needs approval')],
     );
     const needs = approvalNeeds(option, facts);
+    const performed = listed(needs.map((need) => `${need.action} (${need.field})`), 'and');
     const unapproved =
       needs.length > 0 && !option.requiresHumanApproval
-        ? [`${at}.requiresHumanApproval: ${needs.map((need) => `${needPhrase(need)} (${need.field})`).join('; ')}: ` +
-            "this needs a person's approval; set it to true"]
+        ? [`${at}.requiresHumanApproval: false, but the option performs ${performed}, which ${needs.length > 1 ? 'need' : 'needs'} ` +
+            "a person's approval; set it to true"]
         : [];
     return [...unknown, ...unapproved];
   });

@@ -73,13 +73,13 @@ describe('parseFacts', () => {
     [
       'gallery creation without approval',
       (f: any) => (f.startOptions[3].requiresHumanApproval = false),
-      "startOptions[3].requiresHumanApproval: creating a gallery, because it publishes a client's photos under the studio's name and " +
-        "sends the client a link to them (product.actionsNeedingApproval[0]): this needs a person's approval; set it to true",
+      'startOptions[3].requiresHumanApproval: false, but the option performs creating a gallery (product.actionsNeedingApproval[0]), ' +
+        "which needs a person's approval; set it to true",
     ],
     [
       "v1's gallery creation without approval, in facts that name no action for it",
       (f: any) => ((f.startOptions[3].requiresHumanApproval = false), delete f.startOptions[3].performs),
-      "startOptions[3].requiresHumanApproval: creating a gallery (createsGallery): this needs a person's approval; set it to true",
+      'startOptions[3].requiresHumanApproval: false, but the option performs creating a gallery (createsGallery), which needs a person',
     ],
     [
       'an action that the facts do not list',
