@@ -2,11 +2,15 @@
  * @module The product's own privacy and approval rules, read from its facts: the one approval rule
  * start-up enforces, and the sentences every served text (llms.txt, Markdown, MCP, OpenAPI) uses to
  * say what is never returned, which actions need a person's approval and why, and what lies under the
- * product's private contract. No product's words are written here; they all come from the facts.
+ * product's private contract. The words come from the facts (but v1's `createsGallery`, which names itself).
  */
 import type { Product, StartOption } from './schemas.ts';
 
 type Facts = Pick<Product, 'product'>;
+
+const inline = (text: string) => text.replace(/\s+/g, ' ').trim();
+export const capitalised = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+const withoutStop = (text: string) => inline(text).replace(/[.;]+$/, '');
 
 /** An action a start option performs that needs a person's approval, and where the facts say so. */
 export interface ApprovalNeed {
@@ -39,10 +43,6 @@ export function listed(items: readonly string[], conjunction: 'and' | 'or'): str
   const words = items.map(inline);
   return words.length < 2 ? (words[0] ?? '') : `${words.slice(0, -1).join(', ')} ${conjunction} ${words.at(-1)}`;
 }
-
-const inline = (text: string) => text.replace(/\s+/g, ' ').trim();
-export const capitalised = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
-const withoutStop = (text: string) => inline(text).replace(/[.;]+$/, '');
 
 /** "publishing a notebook, because it makes ...": an action with its reason, inside a sentence. */
 export const needPhrase = ({ action, reason }: Pick<ApprovalNeed, 'action' | 'reason'>) =>
