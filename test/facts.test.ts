@@ -88,6 +88,14 @@ describe('parseFacts', () => {
         'use one of: create-gallery, share-capability-link, sign-up',
     ],
     [
+      'an unknown field of an action',
+      (f: any) => (f.product.actionsNeedingApproval[2].why = 'x'),
+      'product.actionsNeedingApproval[2].why: unknown field "why"; remove it, or use one of: id, action, reason',
+    ],
+    ['a blank reason', (f: any) => (f.product.actionsNeedingApproval[0].reason = ' '), 'product.actionsNeedingApproval[0].reason: must not be empty'],
+    ['an empty list of private data', (f: any) => (f.product.neverReturned = []), 'product.neverReturned: must list at least one entry'],
+    ['an empty performs', (f: any) => (f.startOptions[3].performs = []), 'startOptions[3].performs: must list at least one entry'],
+    [
       'two actions with the same id',
       (f: any) => (f.product.actionsNeedingApproval[1].id = 'create-gallery'),
       'product.actionsNeedingApproval[1].id: id "create-gallery" is already used by product.actionsNeedingApproval[0]',
