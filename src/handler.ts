@@ -12,20 +12,22 @@
  * fields of this request are added to them.
  */
 import { withAccessLog, type RequestInfo } from './access-log.ts';
-import { originAllowed, preflight } from './cors.ts';
+import { allowedOrigins, preflight } from './cors.ts';
 import { withDefaults } from './defaults.ts';
-import { deprecationNotice, type Deprecation } from './deprecation.ts';
+import { checkDeprecation, deprecationNotice, type Deprecation } from './deprecation.ts';
 import { CONTENT_SIGNAL_DEFAULT } from './discovery/robots.ts';
 import type { HeaderRecord } from './headers.ts';
-import { discard, pathOf, respond, unreadBody, type HeaderAssembly } from './http.ts';
+import { discard, pathOf, respond, unreadBody } from './http.ts';
 import { InFlight } from './in-flight.ts';
 import { errorField, jsonLinesLogger, type Logger } from './log.ts';
 import { MCP_DEFAULTS, type McpOptions } from './mcp/endpoint.ts';
+import { originRefusal } from './mcp/gate.ts';
 import { prepareProblem, type ProblemMembers } from './problems.ts';
 import { TRUST_PROXY_HOPS_DEFAULT } from './ratelimit/client.ts';
 import { createRateLimit, type RateLimitOptions } from './ratelimit/index.ts';
 import { takes, type Route } from './route.ts';
 import { buildSurface, type Settings, type Surface, type Target } from './surface.ts';
+import { createTelemetry, type Observation, type TelemetryOptions } from './telemetry/index.ts';
 import type { ProblemCode, Product } from './schemas.ts';
 
 export type { RequestInfo } from './access-log.ts';
@@ -39,6 +41,7 @@ export interface HandlerOptions {
   /** How many proxies in front append to X-Forwarded-For; at 0 (the default) the header is ignored. */
   trustProxyHops?: number;
   mcp?: Partial<McpOptions>;
+  /** Checked as the environment's dates are: both or neither, the sunset at least 90 days after. */
   deprecation?: Deprecation;
   /** Where log lines go (default: JSON lines on stdout and stderr). */
   logger?: Logger;
@@ -49,10 +52,11 @@ export interface HandlerOptions {
   /** robots.txt's `Content-Signal` line (contentsignals.org; default `search=yes, ai-input=yes`). */
   contentSignal?: string;
   /**
-   * How response headers are put together: `template` copies a `Headers` object made at start-up,
-   * which is faster on Bun; `record` (the default) merges plain records, faster on Node, Deno and Workers.
+   * OpenTelemetry: your app's `@opentelemetry/api` tracer and meter providers (a server span per
+   * request, the rate-limit store and each MCP message as children; request, refusal, store, MCP and
+   * facts-age metrics), and `serverTiming` for a `Server-Timing` header. Off by default.
    */
-  headerAssembly?: HeaderAssembly;
+  telemetry?: TelemetryOptions;
 }
 
 export interface Handler {
@@ -76,49 +80,57 @@ const counted = (route: Route | undefined, method: string) =>
 
 export async function createHandler(options: HandlerOptions): Promise<Handler> {
   const base = options.publicBaseUrl.replace(/\/+$/, '');
+  const deprecation = checkDeprecation(options.deprecation);
   const log = options.logger ?? jsonLinesLogger();
   const rateLimit = await createRateLimit(options.rateLimit, options.trustProxyHops ?? TRUST_PROXY_HOPS_DEFAULT, log);
-  const mcp = withDefaults({ allowedOrigins: [new URL(base).origin], ...MCP_DEFAULTS }, options.mcp);
+  const mcp = { ...withDefaults(MCP_DEFAULTS, options.mcp), allowedOrigins: allowedOrigins(options.mcp?.allowedOrigins, base) };
   const settings: Settings = {
     base,
-    deprecation: deprecationNotice(base, options.deprecation),
+    deprecation: deprecationNotice(base, deprecation),
     rateLimitPolicy: rateLimit.policyFields,
     storeKind: rateLimit.storeKind,
     redisMode: rateLimit.redisMode,
     mcp,
-    assembly: options.headerAssembly ?? 'record',
     docsPage: options.docsPage ?? true,
     contentSignal: options.contentSignal ?? CONTENT_SIGNAL_DEFAULT,
   };
   // Swapped whole on reload; each request reads it once, so it sees either the old facts or the new.
   let surface: Surface = await buildSurface(settings, options.facts);
+  let facts = options.facts;
+  const telemetry = await createTelemetry(options.telemetry ?? {}, { storeKind: rateLimit.storeKind, reviewedOn: () => facts.product.reviewedOn });
 
-  async function answer(request: Request, { clientAddress, requestId }: RequestInfo): Promise<Response> {
+  async function answer(request: Request, { clientAddress, requestId }: RequestInfo, observed: Observation): Promise<Response> {
     const { method } = request;
     const path = pathOf(request.url);
     const target = surface.targetOf(path);
+    observed.matched(target.route?.path);
     let limits: HeaderRecord = {};
     try {
-      const checked = rateLimit.check(request, clientAddress, counted(target.route, method));
+      const checked = observed.store(
+        () => rateLimit.check(request, clientAddress, counted(target.route, method)),
+        () => rateLimit.failure() !== undefined,
+      );
       // Awaited only when the store is remote: the memory store's verdict costs no turn of the event loop.
       const verdict = checked instanceof Promise ? await checked : checked;
       limits = verdict.headers;
-      if (verdict.refusal) return problem(request, target, verdict.refusal.code, limits, verdict.refusal.members);
+      if (verdict.refusal) {
+        observed.refused(verdict.refusal.policy, verdict.refusal.code);
+        return problem(request, target, verdict.refusal.code, limits, verdict.refusal.members);
+      }
 
       const { route } = target;
       if (!route) return problem(request, target, 'api_route_not_found', limits);
       if (method === 'OPTIONS') {
         // A browser may call /mcp only from an allowed origin: its preflight is refused too.
-        if (route.answer === 'mcp' && !originAllowed(request.headers.get('origin'), mcp.allowedOrigins)) {
-          return problem(request, target, 'origin_not_allowed', limits);
-        }
+        const refused = route.answer === 'mcp' ? originRefusal(request, mcp.allowedOrigins) : undefined;
+        if (refused) return problem(request, target, refused, limits);
         return preflight(request, target.headers.preflight, limits);
       }
       if (!takes(route, method)) return problem(request, target, 'method_not_allowed', limits);
       if (route.answer === 'health') return respond(request, await surface.health(rateLimit.failure()), limits);
       if (route.answer === 'asset') return respond(request, await surface.asset(path), limits);
       if (route.answer === 'mcp') {
-        const answered = await surface.mcp(request, target.headers, limits);
+        const answered = await surface.mcp(request, target.headers, limits, observed);
         return typeof answered === 'string' ? problem(request, target, answered, limits) : answered;
       }
       return respond(request, target.document!, limits);
@@ -134,7 +146,7 @@ export async function createHandler(options: HandlerOptions): Promise<Handler> {
    * What is left of a refused request's body is read first (see `discard`).
    */
   function problem(request: Request, target: Target, code: ProblemCode, limits: HeaderRecord, members?: ProblemMembers): Response | Promise<Response> {
-    const prepared = members ? prepareProblem(base, code, target.headers.problem(code), { members }) : target.problem(code);
+    const prepared = members ? prepareProblem(base, code, target.headers.problem(code), members) : target.problem(code);
     const body = unreadBody(request);
     return body ? discard(body).then(() => respond(request, prepared, limits)) : respond(request, prepared, limits);
   }
@@ -143,8 +155,9 @@ export async function createHandler(options: HandlerOptions): Promise<Handler> {
   const inFlight = new InFlight();
   const handle = async (request: Request, info: RequestInfo = {}): Promise<Response> => {
     inFlight.start();
+    const observed = telemetry.observe(request);
     try {
-      return await serve(request, info);
+      return observed.end(await serve(request, info, observed));
     } finally {
       inFlight.end();
     }
@@ -152,9 +165,10 @@ export async function createHandler(options: HandlerOptions): Promise<Handler> {
   const handler = Object.assign(handle, {
     idle: () => inFlight.idle(),
     close: () => rateLimit.close(),
-    async reload(facts: Product) {
-      surface = await buildSurface(settings, facts, surface);
-      log({ level: 'info', event: 'facts_reloaded', reviewedOn: facts.product.reviewedOn });
+    async reload(reloaded: Product) {
+      surface = await buildSurface(settings, reloaded, surface);
+      facts = reloaded;
+      log({ level: 'info', event: 'facts_reloaded', reviewedOn: reloaded.product.reviewedOn });
     },
   });
   return Object.defineProperty(handler, 'inFlight', { get: () => inFlight.count }) as Handler;

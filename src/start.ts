@@ -8,7 +8,6 @@ import { loadConfig } from './config.ts';
 import { StartupError } from './startup-error.ts';
 import { checkFacts, parseFacts } from './facts.ts';
 import { createHandler, type Handler, type RequestInfo } from './handler.ts';
-import type { HeaderAssembly } from './http.ts';
 import { jsonLinesLogger } from './log.ts';
 import type { Product } from './schemas.ts';
 import sampleFacts from './sample-facts.json' with { type: 'json' };
@@ -25,8 +24,6 @@ export interface Listening {
 
 export interface Runtime {
   env: Record<string, string | undefined>;
-  /** How response headers are put together fastest on this runtime (see `HandlerOptions.headerAssembly`). */
-  headerAssembly?: HeaderAssembly;
   readTextFile(path: string): Promise<string>;
   listen(address: { host: string; port: number }, fetch: Fetch): Listening | Promise<Listening>;
   onSignal(signal: 'SIGINT' | 'SIGTERM' | 'SIGHUP', listener: () => void): void;
@@ -36,6 +33,9 @@ export interface Runtime {
 export async function start(runtime: Runtime): Promise<void> {
   try {
     const options = loadConfig(runtime.env);
+    const { telemetry } = options;
+    // OpenTelemetry's SDK is loaded only when its variables (or METRICS_PORT) ask for it.
+    const providers = telemetry.otlp || telemetry.deno || telemetry.metricsPort ? await (await import('./telemetry/sdk.ts')).startSdk(telemetry, options.host) : undefined;
     const facts = options.factsFile ? await loadFacts(options.factsFile, runtime.readTextFile) : checkFacts('(shipped sample)', sampleFacts);
 
     // With PORT=0 the base URL is known only once listening, so requests wait for the handler.
@@ -52,7 +52,7 @@ export async function start(runtime: Runtime): Promise<void> {
       publicBaseUrl: options.publicBaseUrl ?? server.url,
       facts,
       logger,
-      headerAssembly: runtime.headerAssembly,
+      telemetry: { ...providers, serverTiming: telemetry.serverTiming },
     });
     ready!(handler);
     console.log(`Serving ${facts.product.name} public API ${pkg.version} on ${server.url} (public base ${options.publicBaseUrl ?? server.url})`);
@@ -65,6 +65,7 @@ export async function start(runtime: Runtime): Promise<void> {
       await handler!.idle();
       await server.stop();
       await handler!.close();
+      await providers?.shutdown();
       logger({ level: 'info', event: 'shutdown', signal, drainedRequests: inFlight });
       runtime.exit(0);
     };

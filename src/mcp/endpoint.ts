@@ -6,41 +6,39 @@
  * answer leaves with the service's headers, added here.
  */
 import { mergeHeaders, type HeaderRecord, type PathHeaders } from '../headers.ts';
-import type { ProblemCode, Product } from '../schemas.ts';
+import type { Product } from '../schemas.ts';
+import type { Observation } from '../telemetry/index.ts';
 import { serveBatch } from './batch.ts';
-import { forSdk, parseBody, readBounded, refusalOf } from './gate.ts';
+import { vet, type McpRefusal } from './gate.ts';
 import { ReplayCache } from './replay.ts';
 import type { McpResource } from './resources.ts';
+import type { McpEndpoint, ServerInfo } from './server.ts';
 
-/** The SDK's side (server.ts): one vetted request, its body already parsed, answered. */
-export type SdkEndpoint = (request: Request, parsedBody: unknown) => Promise<Response>;
 
 export interface McpOptions {
   /** Browser origins allowed to call the endpoint; `*` admits any. Requests without Origin are always served. */
   allowedOrigins: string[];
   /** The largest request body accepted. */
   maxBodyBytes: number;
-  /** How many distinct requests' answers are kept for replay (0: none). */
-  replayEntries?: number;
 }
 
 export const MCP_DEFAULTS = { maxBodyBytes: 65_536 };
 
 /** Serves one MCP POST: the answer with the service's headers, or the problem that refuses it. */
-export type McpHttpEndpoint = (request: Request, headers: PathHeaders, limits: HeaderRecord) => Promise<Response | ProblemCode>;
+export type McpHttpEndpoint = (request: Request, headers: PathHeaders, limits: HeaderRecord, observed: Observation) => Promise<Response | McpRefusal>;
 
 export function createMcpHttpEndpoint(
   facts: Product,
-  info: { name: string; version: string },
+  info: ServerInfo,
   resources: readonly McpResource[],
-  { allowedOrigins, maxBodyBytes, replayEntries }: McpOptions,
+  { allowedOrigins, maxBodyBytes }: McpOptions,
   /** `{base}`: the documents of the search and fetch tools link to it. */
   base: string,
   /** The SDK's endpoint; by default server.ts's, loaded on first use. */
-  load: () => Promise<SdkEndpoint> = async () => (await import('./server.ts')).createMcpEndpoint(facts, info, resources, base),
+  load: () => Promise<McpEndpoint> = async () => (await import('./server.ts')).createMcpEndpoint(facts, info, resources, base),
 ): McpHttpEndpoint {
-  const replay = new ReplayCache({ maxEntries: replayEntries });
-  let sdk: Promise<SdkEndpoint> | undefined;
+  const replay = new ReplayCache();
+  let sdk: Promise<McpEndpoint> | undefined;
   const loadSdk = () =>
     (sdk ??= load().catch((error: unknown) => {
       // A failed load is not kept: the next request tries again.
@@ -49,7 +47,11 @@ export function createMcpHttpEndpoint(
     }));
 
   /** One message: the kept answer when the same request was answered before, else the SDK's. */
-  async function answer(forwarded: Request, body: unknown, serviceHeaders: (status: number) => HeaderRecord): Promise<Response> {
+  async function answer(forwarded: Request, body: unknown, serviceHeaders: (status: number) => HeaderRecord, observed: Observation): Promise<Response> {
+    return observed.mcpMessage(body, forwarded.headers.get('mcp-protocol-version') ?? undefined, () => answerOne(forwarded, body, serviceHeaders));
+  }
+
+  async function answerOne(forwarded: Request, body: unknown, serviceHeaders: (status: number) => HeaderRecord): Promise<Response> {
     const key = replay.keyOf(forwarded, body);
     const replayed = key === undefined ? undefined : replay.replay(key, body, serviceHeaders);
     if (replayed) return replayed;
@@ -60,19 +62,16 @@ export function createMcpHttpEndpoint(
     return response;
   }
 
-  return async (request, headers, limits) => {
+  return async (request, headers, limits, observed) => {
     // A refusal is answered as a problem, which reads what is left of the body first (see http.ts).
-    const refused = refusalOf(request, allowedOrigins);
-    if (refused) return refused;
-    const text = await readBounded(request, maxBodyBytes);
-    if (text === undefined) return 'payload_too_large';
-    const body = parseBody(text);
-    const forwarded = forSdk(request, text, body);
+    const vetted = await vet(request, { allowedOrigins, maxBodyBytes });
+    if (typeof vetted === 'string') return vetted;
+    const { body, forwarded } = vetted;
     // Every answer's headers, and no-store on an error (status 400 or more), added to the SDK's own.
     const serviceHeaders = (status: number) => mergeHeaders(status >= 400 ? headers.mcpError : headers.mcp, limits);
-    if (!Array.isArray(body)) return answer(forwarded, body, serviceHeaders);
+    if (!Array.isArray(body)) return answer(forwarded, body, serviceHeaders, observed);
     // A batch: each message answered on its own where its revision has batches (batch.ts).
-    const response = await serveBatch(forwarded, body, (message) => answer(forwarded, message, () => ({})));
+    const response = await serveBatch(forwarded, body, (message) => answer(forwarded, message, () => ({}), observed));
     const added = serviceHeaders(response.status);
     for (const name in added) response.headers.set(name, added[name]!);
     return response;
