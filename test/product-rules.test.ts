@@ -57,7 +57,13 @@ async function mcpAnswers(handler: Handler, facts: Product, era: Era): Promise<[
   for (const name of ['get_product_overview', 'list_public_resources', 'list_start_options']) {
     await rpc('tools/call', { name, arguments: {} }, `tools/call ${name}`);
   }
-  const words = [...new Set(JSON.stringify(facts).toLowerCase().match(/[a-z]{4,}/g))].slice(0, 40);
+  const words = [
+    ...new Set(
+      JSON.stringify(facts)
+        .toLowerCase()
+        .match(/[a-z]{4,}/g),
+    ),
+  ].slice(0, 40);
   const ids = new Set<string>();
   for (const query of ['approval', 'private', ...words]) {
     const found = await rpc('tools/call', { name: 'search', arguments: { query } }, `search ${query}`);
@@ -73,7 +79,12 @@ async function mcpAnswers(handler: Handler, facts: Product, era: Era): Promise<[
 }
 
 /** The texts a served document holds, as a reader sees them (JSON string escapes undone, so an apostrophe is an apostrophe). */
-const readable = (text: string) => text.replace(/\\u0027/g, "'").replace(/\\"/g, '"').replace(/\\n/g, '\n').replace(/\s+/g, ' ');
+const readable = (text: string) =>
+  text
+    .replace(/\\u0027/g, "'")
+    .replace(/\\"/g, '"')
+    .replace(/\\n/g, '\n')
+    .replace(/\s+/g, ' ');
 
 describe('a product without galleries (research notebooks)', async () => {
   const facts = notebookFacts();
@@ -140,7 +151,7 @@ describe('a product without galleries (research notebooks)', async () => {
     }
   });
 
-  it("gives each start option that performs an action needing approval its reason, wherever start options are listed", () => {
+  it('gives each start option that performs an action needing approval its reason, wherever start options are listed', () => {
     const option = facts.startOptions.find((entry) => entry.id === 'publish-first-notebook')!;
     const performed = facts.product.actionsNeedingApproval!.filter((action) => option.performs!.includes(action.id));
     const reasons = performed.map((action) => action.reason);
@@ -156,11 +167,16 @@ describe('a product without galleries (research notebooks)', async () => {
     }
   });
 
-  it('serves start options without v1\'s flag, and schemas that do not offer it', () => {
+  it("serves start options without v1's flag, and schemas that do not offer it", () => {
     const body = JSON.parse(served.get('GET /api/v1/product (*/*)')!);
     expect(body.startOptions.map((option: object) => Object.keys(option))).toEqual(
       facts.startOptions.map((option) => [
-        'id', 'title', 'description', 'url', ...(option.performs ? ['performs'] : []), 'requiresHumanApproval',
+        'id',
+        'title',
+        'description',
+        'url',
+        ...(option.performs ? ['performs'] : []),
+        'requiresHumanApproval',
       ]),
     );
     const openapi = JSON.parse(served.get('GET /openapi.json (*/*)')!);
@@ -224,7 +240,7 @@ describe('the approval rule, stated once over the facts', () => {
     );
   });
 
-  it("refuses an action the facts do not list, naming the ones they do", () => {
+  it('refuses an action the facts do not list, naming the ones they do', () => {
     const facts = structuredClone(notebook) as any;
     facts.startOptions[0].performs = ['delete-workspace'];
     expect(refusal(facts)).toContain(
@@ -268,7 +284,7 @@ describe('the sentences', () => {
     );
   });
 
-  it("say per start option whether it needs approval and why", () => {
+  it('say per start option whether it needs approval and why', () => {
     expect(facts.startOptions.map((option) => approvalRule(option, facts))).toEqual([
       'Needs no approval.',
       'Needs no approval.',
