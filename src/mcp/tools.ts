@@ -34,7 +34,7 @@ export const TOOLS: Tool[] = [
       const kept = neverReturnedPhrase(facts);
       return (
         `Returns the reviewed facts about ${facts.product.name}: what it is, who it is for, what it can do, ` +
-        `what the public API does not do${kept ? ` (the private data kept out of its answers: ${kept})` : ''}, ` +
+        `what the public API does not do${kept ? ` (none of its answers holds ${kept})` : ''}, ` +
         "which actions need a person's approval and why, and the date the facts were reviewed. Useful for questions about " +
         'what the product is and whether it fits a need. Takes no arguments.'
       );
@@ -60,7 +60,7 @@ export const TOOLS: Tool[] = [
     description: ({ product }) => {
       const actions = product.actionsNeedingApproval?.map((action) => action.action);
       return (
-        "Returns the ways to start with the product, each with a URL, the actions needing a person's approval it performs " +
+        'Returns the ways to start with the product, each with a URL, the ids of the actions needing approval that it performs ' +
         "(`performs`) and whether it needs a person's approval first (`requiresHumanApproval`" +
         `${actions ? `, true for ${listed(actions, 'and')}` : ''}). Useful for answering how to get started.`
       );
