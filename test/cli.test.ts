@@ -124,6 +124,20 @@ describe('check FILE', () => {
     );
   });
 
+  it.each([
+    ['src/sample-facts.json', 3, "creating a gallery (product.actionsNeedingApproval[0]), which needs a person's approval"],
+    ['test/fixtures/notebook-facts.json', 2, "starting a paid plan (product.actionsNeedingApproval[2]), which needs a person's approval"],
+  ])('refuses, in %s, a start option that performs an action needing approval marked as needing none', async (file, index, why) => {
+    const facts = JSON.parse(readFileSync(join(ROOT, file), 'utf8'));
+    facts.startOptions[index].requiresHumanApproval = false;
+    const { path, code, stdout, stderr } = await check(`unapproved-${index}.json`, JSON.stringify(facts));
+    expect(code).toBe(1);
+    expect(stdout).toBe('');
+    expect(stderr).toBe(
+      `Facts file ${path} was refused:\n  startOptions[${index}].requiresHumanApproval: false, but the option performs ${why}; set it to true\n`,
+    );
+  });
+
   it('names the line and column of a syntax error and exits 1', async () => {
     const { path, code, stderr } = await check('broken.json', '{\n  "product": {\n    "name": "Lumen",\n  }\n}\n');
     expect(code).toBe(1);
