@@ -9,6 +9,7 @@ import { MCP_DEFAULTS } from './mcp/endpoint.ts';
 import { TRUST_PROXY_HOPS_DEFAULT } from './ratelimit/client.ts';
 import { RATE_LIMIT_DEFAULTS, type RateLimitOptions } from './ratelimit/index.ts';
 import { PoliciesJson, pathOf } from './ratelimit/policies.ts';
+import { TABLE_NAME } from './ratelimit/dynamodb.ts';
 import { RedisUrl, RedisUrlList } from './ratelimit/redis-target.ts';
 import { StartupError } from './startup-error.ts';
 
@@ -74,6 +75,9 @@ const Environment = v.object({
   REDIS_SENTINEL_URLS: v.optional(RedisUrlList('redis://10.0.0.1:26379,redis://10.0.0.2:26379,redis://10.0.0.3:26379')),
   REDIS_SENTINEL_MASTER: v.optional(v.pipe(v.string(), v.regex(/^[^\s,]+$/, 'must be the name of the master group the sentinels monitor, such as mymaster'))),
   RATE_LIMIT_POLICIES: v.optional(PoliciesJson),
+  RATE_LIMIT_DYNAMODB_TABLE: v.optional(v.pipe(v.string(), v.regex(TABLE_NAME, 'must be a DynamoDB table name: 3 to 255 letters, digits, _, - or .'))),
+  // `on`: the platform's own database (Deno Deploy); anything else is the path of a KV file.
+  RATE_LIMIT_DENO_KV: v.optional(v.string()),
   RATE_LIMIT_FAIL: v.optional(v.picklist(['open', 'closed'], 'must be "open" or "closed"'), RATE_LIMIT_DEFAULTS.fail),
   TRUST_PROXY_HOPS: v.optional(wholeNumber(0, 32), String(TRUST_PROXY_HOPS_DEFAULT)),
   RATE_LIMIT_IPV6_PREFIX: v.optional(wholeNumber(32, 128), String(RATE_LIMIT_DEFAULTS.ipv6PrefixBits)),
@@ -153,14 +157,23 @@ export function loadConfig(env: Record<string, string | undefined>): Options {
   };
 }
 
-/** The one shared store the environment names: two modes at once, or half of Sentinel's pair, is refused. */
-function redisStore(e: v.InferOutput<typeof Environment>): Pick<Options['rateLimit'], 'redisUrl' | 'redisClusterUrls' | 'redisSentinel'> {
+/** The one shared store the environment names: two at once, or half of Sentinel's pair, is refused. */
+function redisStore(
+  e: v.InferOutput<typeof Environment>,
+): Pick<Options['rateLimit'], 'redisUrl' | 'redisClusterUrls' | 'redisSentinel' | 'dynamoDbTable' | 'denoKv'> {
   const sentinelSet = e.REDIS_SENTINEL_URLS !== undefined || e.REDIS_SENTINEL_MASTER !== undefined;
-  const set = [e.REDIS_URL && 'REDIS_URL', e.REDIS_CLUSTER_URLS && 'REDIS_CLUSTER_URLS', sentinelSet && 'REDIS_SENTINEL_URLS'].filter(Boolean);
+  const set = [
+    e.REDIS_URL && 'REDIS_URL',
+    e.REDIS_CLUSTER_URLS && 'REDIS_CLUSTER_URLS',
+    sentinelSet && 'REDIS_SENTINEL_URLS',
+    e.RATE_LIMIT_DYNAMODB_TABLE && 'RATE_LIMIT_DYNAMODB_TABLE',
+    e.RATE_LIMIT_DENO_KV && 'RATE_LIMIT_DENO_KV',
+  ].filter(Boolean);
   if (set.length > 1) {
     throw new StartupError(
       `Invalid configuration:\n  ${set.join(' and ')} are both set: choose one shared store ` +
-        '(REDIS_URL for one server, REDIS_CLUSTER_URLS for a Redis Cluster, REDIS_SENTINEL_URLS with REDIS_SENTINEL_MASTER for Sentinel).',
+        '(REDIS_URL for one server, REDIS_CLUSTER_URLS for a Redis Cluster, REDIS_SENTINEL_URLS with REDIS_SENTINEL_MASTER for Sentinel, ' +
+        'RATE_LIMIT_DYNAMODB_TABLE for a DynamoDB table, RATE_LIMIT_DENO_KV for Deno KV).',
     );
   }
   if (sentinelSet && (!e.REDIS_SENTINEL_URLS || !e.REDIS_SENTINEL_MASTER)) {
@@ -174,6 +187,8 @@ function redisStore(e: v.InferOutput<typeof Environment>): Pick<Options['rateLim
     redisUrl: e.REDIS_URL,
     redisClusterUrls: e.REDIS_CLUSTER_URLS,
     redisSentinel: e.REDIS_SENTINEL_URLS && e.REDIS_SENTINEL_MASTER ? { urls: e.REDIS_SENTINEL_URLS, masterName: e.REDIS_SENTINEL_MASTER } : undefined,
+    dynamoDbTable: e.RATE_LIMIT_DYNAMODB_TABLE,
+    denoKv: e.RATE_LIMIT_DENO_KV,
   };
 }
 

@@ -32,6 +32,10 @@ export interface RateLimitOptions {
   redisUrl?: string;
   redisClusterUrls?: string[];
   redisSentinel?: { urls: string[]; masterName: string };
+  /** A DynamoDB table (partition key `pk`, a string; TTL attribute `expires`) shared by every instance. */
+  dynamoDbTable?: string;
+  /** Deno KV, on Deno only: `on` for the platform's database (Deno Deploy), or the path of a KV file. */
+  denoKv?: string;
   /**
    * Networks with a quota of their own (RATE_LIMIT_POLICIES): a client whose address one lists is
    * counted under the first such policy alone, and its answers name that policy.
@@ -65,6 +69,19 @@ export interface RateLimit {
   close(): Promise<void>;
 }
 
+/** The shared store the options name, if any; each client is loaded only by a service that uses it. */
+async function sharedStore(options: RateLimitOptions): Promise<CounterStore | undefined> {
+  const target = redisTargetOf(options);
+  const { dynamoDbTable, denoKv } = options;
+  if ([target, dynamoDbTable, denoKv].filter(Boolean).length > 1) {
+    throw new TypeError('rateLimit: give one shared store (Redis, dynamoDbTable or denoKv), not several');
+  }
+  if (target) return (await import('./redis.ts')).createRedisStore(target);
+  if (dynamoDbTable) return (await import('./dynamodb.ts')).createDynamoDbStore(dynamoDbTable);
+  if (denoKv) return (await import('./deno-kv.ts')).createDenoKvStore(denoKv);
+  return undefined;
+}
+
 /** Failing closed, the store may be back at once: a retry in a few seconds, not at the window's end. */
 const FAIL_CLOSED_RETRY_SECONDS = 2;
 
@@ -79,9 +96,7 @@ interface Applied extends Quota {
 export async function createRateLimit(given: Partial<RateLimitOptions> | undefined, trustProxyHops: number, logger: Logger): Promise<RateLimit> {
   const options = withDefaults(RATE_LIMIT_DEFAULTS, given);
   const { quota, windowSeconds, fail, ipv6PrefixBits, store: own } = options;
-  const target = redisTargetOf(options);
-  // The Redis client is loaded only by a service that uses it.
-  const store: CounterStore = own ?? (target ? (await import('./redis.ts')).createRedisStore(target) : new MemoryStore());
+  const store: CounterStore = own ?? (await sharedStore(options)) ?? new MemoryStore();
   const limiter = new Limiter({ quota, windowSeconds, fail, store, logger });
 
   const applied = (name: string, quota: number, windowSeconds: number, shared = false): Applied => ({
