@@ -66,16 +66,25 @@ export function kvStore(kv: Kv, { callTimeoutMs = 1000 }: DenoKvStoreOptions = {
 
   /** Adds `n` to the key's count, kept until a second after its window ends; the count before. */
   async function add(key: unknown[], n: number, expiresAt: number): Promise<number> {
-    for (;;) {
-      const entry = await kv.get(key);
-      const before = typeof entry.value === 'number' ? entry.value : 0;
-      const { ok } = await kv
-        .atomic()
-        .check({ key, versionstamp: entry.versionstamp })
-        .set(key, before + n, { expireIn: Math.max(1000, expiresAt - Date.now()) })
-        .commit();
-      if (ok) return before;
+    const giveUpAt = Date.now() + callTimeoutMs;
+    while (Date.now() < giveUpAt) {
+      try {
+        const entry = await kv.get(key);
+        const before = typeof entry.value === 'number' ? entry.value : 0;
+        const { ok } = await kv
+          .atomic()
+          .check({ key, versionstamp: entry.versionstamp })
+          .set(key, before + n, { expireIn: Math.max(1000, expiresAt - Date.now()) })
+          .commit();
+        if (ok) return before;
+      } catch (error) {
+        // A KV file shared by processes is an SQLite database: another process's write holds the
+        // lock for a moment (SQLITE_BUSY). Anything else is a failure.
+        if (!String((error as Error)?.message).includes('database is locked')) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 2 + Math.random() * 8));
+      }
     }
+    throw new DenoKvStoreError(`Deno KV did not answer within ${callTimeoutMs} ms`);
   }
 
   // Per key, one write at a time: the increments that arrive while it is out go together in the next.
