@@ -56,6 +56,22 @@ describe('the packed tarball', () => {
     expect(stdout.trim()).toBe('FactsFile');
   });
 
+  it('serves a Lambda event through deploy/lambda/index.mjs and the product-discovery-api/lambda export', async () => {
+    expect(packed).toEqual(expect.arrayContaining(['dist/entry/lambda.js', 'dist/entry/lambda.d.ts']));
+    writeFileSync(join(dir, 'index.mjs'), readFileSync(join(ROOT, 'deploy/lambda/index.mjs')));
+    const event = JSON.parse(readFileSync(join(ROOT, 'test/fixtures/lambda/function-url.json'), 'utf8'));
+    Object.assign(event, { rawPath: '/api/v1/product', rawQueryString: '', body: null });
+    event.requestContext.http.method = 'GET';
+    writeFileSync(
+      join(dir, 'invoke.mjs'),
+      `import { handler } from './index.mjs';\nconst result = await handler(${JSON.stringify(event)}, {});\n` +
+        'console.log(JSON.stringify({ status: result.statusCode, name: JSON.parse(result.body).product.name }));\n',
+    );
+    const env = { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', PUBLIC_BASE_URL: 'https://api.example.com' };
+    const { stdout } = await execFile(process.execPath, ['invoke.mjs'], { cwd: dir, env });
+    expect(JSON.parse(stdout.trim().split('\n').at(-1)!)).toEqual({ status: 200, name: 'Lumen Galleries' });
+  });
+
   it('installs for production without a compiler or a TypeScript loader', () => {
     for (const tool of ['typescript', 'tsx', 'vitest', 'bun', 'deno']) {
       expect(() => readFileSync(join(dir, 'node_modules', tool, 'package.json')), tool).toThrow();
