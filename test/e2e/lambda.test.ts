@@ -17,6 +17,7 @@ import { CreateTableCommand, DynamoDBClient, UpdateTimeToLiveCommand } from '@aw
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../support/entries.ts';
 import { frame, TOOL_NAMES } from '../support/mcp.ts';
+import { checkNetworkPolicies, POLICY_ENV } from '../support/ratelimit.ts';
 
 const BASE = 'https://api.example.test';
 const TABLE = 'product-discovery-ratelimit';
@@ -316,6 +317,19 @@ describe('the quota shared through DynamoDB (dynalite)', () => {
       expect(admitted).toEqual(['0', '1', '2', '3', '4']);
       const health = await instances[1]!.invoke('function-url', { path: '/api/v1/health' });
       expect(JSON.parse(bodyOf(health).toString())).toMatchObject({ status: 'ok', rateLimitStore: 'dynamodb' });
+    } finally {
+      await Promise.all(instances.map((instance) => instance.stop()));
+    }
+  });
+
+  it('counts per-network policies in the table across two instances', async () => {
+    const instances = await Promise.all([started({ ...envFor(5), ...POLICY_ENV }), started({ ...envFor(5), ...POLICY_ENV })]);
+    try {
+      let next = 0;
+      await checkNetworkPolicies(async (address) => {
+        const result = await instances[next++ % 2]!.invoke('api-gateway-v1', { path: '/api/v1', sourceIp: address });
+        return new Response(result.statusCode === 304 ? null : bodyOf(result), { status: result.statusCode, headers: headersOf(result) });
+      });
     } finally {
       await Promise.all(instances.map((instance) => instance.stop()));
     }
