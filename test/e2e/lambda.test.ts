@@ -7,7 +7,7 @@
  * counting in the table again once it is back.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -86,8 +86,8 @@ class Instance {
   readonly ready: Promise<void>;
   readonly exited: Promise<number | null>;
 
-  constructor(env: Record<string, string>) {
-    this.child = spawn(process.execPath, ['--import', 'tsx', 'test/fixtures/lambda/invoke.ts'], {
+  constructor(env: Record<string, string>, nodeOptions: string[] = []) {
+    this.child = spawn(process.execPath, [...nodeOptions, '--import', 'tsx', 'test/fixtures/lambda/invoke.ts'], {
       cwd: ROOT,
       env: { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', ...env },
       stdio: ['pipe', 'pipe', 'pipe', 'pipe'],
@@ -212,8 +212,8 @@ describe('the Lambda handler with the documented event shapes', () => {
 });
 
 describe('the Lambda module refusing to load', () => {
-  async function refused(env: Record<string, string>) {
-    const instance = new Instance(env);
+  async function refused(env: Record<string, string>, nodeOptions: string[] = []) {
+    const instance = new Instance(env, nodeOptions);
     const code = await instance.exited;
     expect(instance.output).not.toMatch(/^\s+at .+[:(]\d+/m);
     return { code, output: instance.output };
@@ -235,6 +235,26 @@ describe('the Lambda module refusing to load', () => {
     const { code, output } = await refused({ PUBLIC_BASE_URL: BASE, RATE_LIMIT_DYNAMODB_TABLE: TABLE });
     expect(code).toBe(1);
     expect(output).toContain('RATE_LIMIT_DYNAMODB_TABLE is set but no AWS region is: set AWS_REGION');
+  });
+
+  it('with the DynamoDB table but without the AWS SDK installed, naming the package', async () => {
+    const env = { PUBLIC_BASE_URL: BASE, RATE_LIMIT_DYNAMODB_TABLE: TABLE, AWS_REGION: 'us-east-1' };
+    const { code, output } = await refused(env, ['--import', './test/fixtures/lambda/without-aws-sdk.mjs']);
+    expect(code).toBe(1);
+    expect(output).toContain(
+      'RATE_LIMIT_DYNAMODB_TABLE is set but the package @aws-sdk/client-dynamodb is not installed: run `npm install @aws-sdk/client-dynamodb`',
+    );
+  });
+
+  it('with a refused FACTS_FILE, naming the file and the field', async () => {
+    const facts = JSON.parse(readFileSync(join(ROOT, 'src/sample-facts.json'), 'utf8'));
+    facts.resources[1].url = 'https://editor:hunter2-pass@docs.example.com/';
+    const path = join(dir, 'credential.json');
+    writeFileSync(path, JSON.stringify(facts));
+    const { code, output } = await refused({ PUBLIC_BASE_URL: BASE, FACTS_FILE: path });
+    expect(code).toBe(1);
+    expect(output).toContain(`Facts file ${path} was refused:\n  resources[1].url: URL carries user info`);
+    expect(output).not.toContain('hunter2-pass');
   });
 
   it('with two shared stores, naming both', async () => {
