@@ -3,7 +3,7 @@
  * The Debian packages the test suite runs beside the project: real Redis processes (redis-server,
  * and redis-cli to make a Cluster) and Chromium for the docs page. Installed with apt-get when they
  * are missing and this is root on a Debian machine; otherwise a message names them. Run by `.ci/run`
- * and by the tests' global setup, so `npm ci && npm test` works on a fresh machine.
+ * and by the end-to-end tests' global setup (test/e2e/), so `npm ci && npm test` works on a fresh machine.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';

@@ -13,10 +13,10 @@ import { policyFields, stateFields } from './fields.ts';
 import { Limiter, type Quota, type RateLimitState } from './limiter.ts';
 import { MemoryStore } from './memory.ts';
 import { checkPolicies, policyMatcher, type PolicyInput } from './policies.ts';
-import { redisTargetOf } from './redis-target.ts';
+import { redisTargetOf, type RedisChoice, type RedisTarget } from './redis-target.ts';
 import type { CounterStore } from './store.ts';
 
-export interface RateLimitOptions {
+export interface RateLimitOptions extends RedisChoice {
   /** Requests per window per client. */
   quota: number;
   windowSeconds: number;
@@ -25,23 +25,11 @@ export interface RateLimitOptions {
   /** IPv6 clients count per network of this many leading bits (IPv4 ones per address). */
   ipv6PrefixBits: number;
   /**
-   * The Redis shared by every instance, at most one of: one server (`redisUrl`), a Redis Cluster's
-   * seed nodes (`redisClusterUrls`), or the sentinels watching a master (`redisSentinel`). Without
-   * any (or `store`), counters live in this process's memory.
-   */
-  redisUrl?: string;
-  redisClusterUrls?: string[];
-  redisSentinel?: { urls: string[]; masterName: string };
-  /** A DynamoDB table (partition key `pk`, a string; TTL attribute `expires`) shared by every instance. */
-  dynamoDbTable?: string;
-  /** Deno KV, on Deno only: `on` for the platform's database (Deno Deploy), or the path of a KV file. */
-  denoKv?: string;
-  /**
    * Networks with a quota of their own (RATE_LIMIT_POLICIES): a client whose address one lists is
    * counted under the first such policy alone, and its answers name that policy.
    */
   policies?: PolicyInput[];
-  /** A counter store of the app's own, used instead of memory or Redis. */
+  /** A counter store of the app's own, used instead of memory or a shared store. Without it or a shared store, counters live in memory. */
   store?: CounterStore;
 }
 
@@ -70,15 +58,10 @@ export interface RateLimit {
 }
 
 /** The shared store the options name, if any; each client is loaded only by a service that uses it. */
-async function sharedStore(options: RateLimitOptions): Promise<CounterStore | undefined> {
-  const target = redisTargetOf(options);
-  const { dynamoDbTable, denoKv } = options;
-  if ([target, dynamoDbTable, denoKv].filter(Boolean).length > 1) {
-    throw new TypeError('rateLimit: give one shared store (Redis, dynamoDbTable or denoKv), not several');
-  }
+async function sharedStore(options: RateLimitOptions, target: RedisTarget | undefined): Promise<CounterStore | undefined> {
   if (target) return (await import('./redis.ts')).createRedisStore(target);
-  if (dynamoDbTable) return (await import('./dynamodb.ts')).createDynamoDbStore(dynamoDbTable);
-  if (denoKv) return (await import('./deno-kv.ts')).createDenoKvStore(denoKv);
+  if (options.dynamoDbTable) return (await import('./dynamodb.ts')).createDynamoDbStore(options.dynamoDbTable);
+  if (options.denoKv) return (await import('./deno-kv.ts')).createDenoKvStore(options.denoKv);
   return undefined;
 }
 
@@ -96,7 +79,9 @@ interface Applied extends Quota {
 export async function createRateLimit(given: Partial<RateLimitOptions> | undefined, trustProxyHops: number, logger: Logger): Promise<RateLimit> {
   const options = withDefaults(RATE_LIMIT_DEFAULTS, given);
   const { quota, windowSeconds, fail, ipv6PrefixBits, store: own } = options;
-  const store: CounterStore = own ?? (await sharedStore(options)) ?? new MemoryStore();
+  // The one-store rule first: an app's own store and a shared one named together are refused.
+  const target = redisTargetOf(options);
+  const store: CounterStore = own ?? (await sharedStore(options, target)) ?? new MemoryStore();
   const limiter = new Limiter({ quota, windowSeconds, fail, store, logger });
 
   const applied = (name: string, quota: number, windowSeconds: number, shared = false): Applied => ({
