@@ -22,10 +22,12 @@ async function prepare(): Promise<{ options: Options; facts: Product }> {
   if (env.DENO_DEPLOYMENT_ID && !options.publicBaseUrl) {
     throw new StartupError(
       'Invalid configuration:\n  PUBLIC_BASE_URL is unset: on Deno Deploy it is required, as no one variable names the URL clients ' +
-        'use; set it to your app\'s production URL or custom domain, such as https://api.example.com.',
+        "use; set it to your app's production URL or custom domain, such as https://api.example.com.",
     );
   }
-  const facts = options.factsFile ? await loadFacts(options.factsFile, (path) => Deno.readTextFile(path)) : checkFacts('(bundled sample)', sampleFacts);
+  const facts = options.factsFile
+    ? await loadFacts(options.factsFile, (path) => Deno.readTextFile(path))
+    : checkFacts('(bundled sample)', sampleFacts);
   return { options, facts };
 }
 

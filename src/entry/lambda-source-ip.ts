@@ -17,7 +17,11 @@ export function sourceIp(event: LambdaEvent): string | undefined {
   if (!('elb' in context)) return context.http?.sourceIp ?? context.identity?.sourceIp;
   // With multi-value headers turned on, the balancer sends only `multiValueHeaders`.
   const forwarded = headerValues(event.multiValueHeaders ?? event.headers).join(',');
-  return forwarded.split(',').map((entry) => entry.trim()).filter(Boolean).at(-1);
+  return forwarded
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean)
+    .at(-1);
 }
 
 /** The X-Forwarded-For values of a header map, whatever the case of its names. */

@@ -47,7 +47,10 @@ interface Waiting {
 /** `on` opens the platform's default database; anything else is a file path. */
 export async function createDenoKvStore(setting: string, options: DenoKvStoreOptions = {}): Promise<CounterStore> {
   const deno = (globalThis as { Deno?: { openKv?(path?: string): Promise<Kv> } }).Deno;
-  if (!deno) throw new StartupError('Invalid configuration:\n  RATE_LIMIT_DENO_KV is set, but Deno KV exists only on Deno: unset it, or serve with Deno.');
+  if (!deno)
+    throw new StartupError(
+      'Invalid configuration:\n  RATE_LIMIT_DENO_KV is set, but Deno KV exists only on Deno: unset it, or serve with Deno.',
+    );
   if (!deno.openKv) {
     throw new StartupError('Invalid configuration:\n  RATE_LIMIT_DENO_KV is set, but Deno KV is not enabled: run Deno with --unstable-kv.');
   }
@@ -55,7 +58,9 @@ export async function createDenoKvStore(setting: string, options: DenoKvStoreOpt
   try {
     kv = await deno.openKv(setting === 'on' ? undefined : setting);
   } catch (error) {
-    throw new StartupError(`Invalid configuration:\n  RATE_LIMIT_DENO_KV=${JSON.stringify(setting)}: Deno KV cannot be opened (${(error as Error).message}).`);
+    throw new StartupError(
+      `Invalid configuration:\n  RATE_LIMIT_DENO_KV=${JSON.stringify(setting)}: Deno KV cannot be opened (${(error as Error).message}).`,
+    );
   }
   return kvStore(kv, options);
 }

@@ -92,7 +92,13 @@ export async function createDynamoDbStore(
     current: (key, windowStart) =>
       call(async (abortSignal) => {
         const { Item } = await client.send(
-          new sdk.GetItemCommand({ TableName: table, Key: { pk: pk(key, windowStart) }, ConsistentRead: true, ProjectionExpression: '#count', ExpressionAttributeNames: { '#count': 'count' } }),
+          new sdk.GetItemCommand({
+            TableName: table,
+            Key: { pk: pk(key, windowStart) },
+            ConsistentRead: true,
+            ProjectionExpression: '#count',
+            ExpressionAttributeNames: { '#count': 'count' },
+          }),
           { abortSignal },
         );
         return Number(Item?.count?.N ?? 0);

@@ -94,7 +94,12 @@ describe('the Deno Deploy entry under deno serve', () => {
   });
 
   it('admits exactly the quota (5) of 50 concurrent requests to two processes sharing one KV file', async () => {
-    const env = { RATE_LIMIT_DENO_KV: join(dir, 'counters.kv'), RATE_LIMIT_QUOTA: '5', RATE_LIMIT_WINDOW_SECONDS: '3600', PUBLIC_BASE_URL: 'https://api.example.test' };
+    const env = {
+      RATE_LIMIT_DENO_KV: join(dir, 'counters.kv'),
+      RATE_LIMIT_QUOTA: '5',
+      RATE_LIMIT_WINDOW_SECONDS: '3600',
+      PUBLIC_BASE_URL: 'https://api.example.test',
+    };
     const first = await serve(env);
     const second = await serve(env);
     try {
@@ -107,7 +112,12 @@ describe('the Deno Deploy entry under deno serve', () => {
       );
       expect(replies.filter((reply) => reply.status === 200)).toHaveLength(5);
       expect(replies.filter((reply) => reply.status === 429)).toHaveLength(45);
-      expect(replies.filter((reply) => reply.status === 200).map((reply) => reply.remaining).sort()).toEqual(['0', '1', '2', '3', '4']);
+      expect(
+        replies
+          .filter((reply) => reply.status === 200)
+          .map((reply) => reply.remaining)
+          .sort(),
+      ).toEqual(['0', '1', '2', '3', '4']);
       for (const served of [first, second]) {
         expect(await (await fetch(`${served.url}/api/v1/health`)).json()).toMatchObject({ status: 'ok', rateLimitStore: 'deno-kv' });
         expect(served.output()).not.toContain('rate_limit_store_lost');

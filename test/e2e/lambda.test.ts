@@ -140,7 +140,7 @@ describe('the Lambda handler with the documented event shapes', () => {
   afterAll(() => lambda?.stop());
 
   describe.each(SHAPES)('%s', (shape) => {
-    it('answers GET with the API index, {base} from PUBLIC_BASE_URL, not the event\'s domain or Host', async () => {
+    it("answers GET with the API index, {base} from PUBLIC_BASE_URL, not the event's domain or Host", async () => {
       const result = await lambda.invoke(shape, { path: '/api/v1', headers: { host: 'forged.example', accept: 'application/json' } });
       expect(result.statusCode).toBe(200);
       expect(headersOf(result)['content-type']).toMatch(/^application\/json/);
@@ -200,7 +200,11 @@ describe('the Lambda handler with the documented event shapes', () => {
         counts.push(remaining(await lambda.invoke(shape, { path: '/api/v1', sourceIp: client, headers: { 'x-forwarded-for': forged } })));
       }
       expect(counts, shape).toEqual(['99', '98', '97']);
-      const other = await lambda.invoke(shape, { path: '/api/v1', sourceIp: `203.0.113.${20 + i}`, headers: { 'x-forwarded-for': client } });
+      const other = await lambda.invoke(shape, {
+        path: '/api/v1',
+        sourceIp: `203.0.113.${20 + i}`,
+        headers: { 'x-forwarded-for': client },
+      });
       expect(remaining(other), shape).toBe('99');
     }
   });
@@ -258,7 +262,11 @@ describe('the Lambda module refusing to load', () => {
   });
 
   it('with two shared stores, naming both', async () => {
-    const { code, output } = await refused({ PUBLIC_BASE_URL: BASE, RATE_LIMIT_DYNAMODB_TABLE: TABLE, REDIS_URL: 'redis://127.0.0.1:6379' });
+    const { code, output } = await refused({
+      PUBLIC_BASE_URL: BASE,
+      RATE_LIMIT_DYNAMODB_TABLE: TABLE,
+      REDIS_URL: 'redis://127.0.0.1:6379',
+    });
     expect(code).toBe(1);
     expect(output).toContain('REDIS_URL and RATE_LIMIT_DYNAMODB_TABLE are both set: choose one shared store');
   });
@@ -275,7 +283,9 @@ async function freePort(): Promise<number> {
 
 /** dynalite on `port`, keeping its tables in `path` across restarts. */
 async function startDynalite(port: number, path: string): Promise<ChildProcess> {
-  const child = spawn(join(ROOT, 'node_modules/.bin/dynalite'), ['--host', '127.0.0.1', '--port', String(port), '--path', path], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(join(ROOT, 'node_modules/.bin/dynalite'), ['--host', '127.0.0.1', '--port', String(port), '--path', path], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   await new Promise<void>((resolve, reject) => {
     let output = '';
     child.stdout!.on('data', (chunk) => (output += chunk) && /listening/.test(output) && resolve());
@@ -300,7 +310,11 @@ describe('the quota shared through DynamoDB (dynalite)', () => {
   beforeAll(async () => {
     port = await freePort();
     dynalite = await startDynalite(port, path);
-    const client = new DynamoDBClient({ ...{ region: aws.AWS_REGION }, endpoint: `http://127.0.0.1:${port}`, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+    const client = new DynamoDBClient({
+      ...{ region: aws.AWS_REGION },
+      endpoint: `http://127.0.0.1:${port}`,
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    });
     // The table deploy/lambda/template.yaml declares: partition key pk (a string), TTL attribute expires.
     await client.send(
       new CreateTableCommand({
@@ -310,7 +324,9 @@ describe('the quota shared through DynamoDB (dynalite)', () => {
         BillingMode: 'PAY_PER_REQUEST',
       }),
     );
-    await client.send(new UpdateTimeToLiveCommand({ TableName: TABLE, TimeToLiveSpecification: { AttributeName: 'expires', Enabled: true } })).catch(() => {});
+    await client
+      .send(new UpdateTimeToLiveCommand({ TableName: TABLE, TimeToLiveSpecification: { AttributeName: 'expires', Enabled: true } }))
+      .catch(() => {});
     client.destroy();
   });
   afterAll(() => dynalite && stopDynalite(dynalite));
@@ -328,12 +344,17 @@ describe('the quota shared through DynamoDB (dynalite)', () => {
     const instances = await Promise.all([started(envFor(5)), started(envFor(5))]);
     try {
       const results = await Promise.all(
-        Array.from({ length: 20 }, (_, i) => instances[i % 2]!.invoke(SHAPES[i % SHAPES.length]!, { path: '/api/v1', sourceIp: '198.51.100.77' })),
+        Array.from({ length: 20 }, (_, i) =>
+          instances[i % 2]!.invoke(SHAPES[i % SHAPES.length]!, { path: '/api/v1', sourceIp: '198.51.100.77' }),
+        ),
       );
       const statuses = results.map((result) => result.statusCode);
       expect(statuses.filter((status) => status === 200)).toHaveLength(5);
       expect(statuses.filter((status) => status === 429)).toHaveLength(15);
-      const admitted = results.filter((result) => result.statusCode === 200).map(remaining).sort();
+      const admitted = results
+        .filter((result) => result.statusCode === 200)
+        .map(remaining)
+        .sort();
       expect(admitted).toEqual(['0', '1', '2', '3', '4']);
       const health = await instances[1]!.invoke('function-url', { path: '/api/v1/health' });
       expect(JSON.parse(bodyOf(health).toString())).toMatchObject({ status: 'ok', rateLimitStore: 'dynamodb' });

@@ -4,8 +4,14 @@ import { createDynamoDbStore, DynamoDbStoreError } from '../../src/ratelimit/dyn
 import { StartupError } from '../../src/startup-error.ts';
 
 const AWS_VARIABLES = [
-  'AWS_REGION', 'AWS_DEFAULT_REGION', 'AWS_ENDPOINT_URL_DYNAMODB', 'AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'AWS_PROFILE',
-  'AWS_CONFIG_FILE', 'AWS_SHARED_CREDENTIALS_FILE',
+  'AWS_REGION',
+  'AWS_DEFAULT_REGION',
+  'AWS_ENDPOINT_URL_DYNAMODB',
+  'AWS_ACCESS_KEY_ID',
+  'AWS_SECRET_ACCESS_KEY',
+  'AWS_PROFILE',
+  'AWS_CONFIG_FILE',
+  'AWS_SHARED_CREDENTIALS_FILE',
 ];
 let saved: Record<string, string | undefined>;
 beforeEach(() => {
