@@ -14,7 +14,7 @@ import type { DynamoDBClient as Client } from '@aws-sdk/client-dynamodb';
 import { StartupError } from '../startup-error.ts';
 import type { CounterStore } from './store.ts';
 
-/** The one optional package this store needs: the official AWS SDK v3 client. */
+/** The one package this store needs, an optional peer dependency: the official AWS SDK v3 client. */
 export const DYNAMODB_PACKAGE = '@aws-sdk/client-dynamodb';
 
 export interface DynamoDbStoreOptions {

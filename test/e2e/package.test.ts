@@ -70,6 +70,11 @@ describe('the packed tarball', () => {
     const env = { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', PUBLIC_BASE_URL: 'https://api.example.com' };
     const { stdout } = await execFile(process.execPath, ['invoke.mjs'], { cwd: dir, env });
     expect(JSON.parse(stdout.trim().split('\n').at(-1)!)).toEqual({ status: 200, name: 'Lumen Galleries' });
+    // The AWS SDK is an optional peer: not installed with the package, named when the table asks for it.
+    const withTable = { ...env, RATE_LIMIT_DYNAMODB_TABLE: 'counters', AWS_REGION: 'eu-west-1' };
+    const refused = await execFile(process.execPath, ['invoke.mjs'], { cwd: dir, env: withTable }).catch((error) => error);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('the package @aws-sdk/client-dynamodb is not installed: run `npm install @aws-sdk/client-dynamodb`');
   });
 
   it('installs for production without a compiler or a TypeScript loader', () => {
