@@ -140,6 +140,7 @@ function bounded<T>(call: Promise<T>, timeoutMs: number): Promise<T> {
     timer = setTimeout(() => reject(new DenoKvStoreError(`Deno KV did not answer within ${timeoutMs} ms`)), timeoutMs);
   });
   const failed = call.catch((error: unknown) => {
+    if (error instanceof DenoKvStoreError) throw error;
     throw new DenoKvStoreError(`the Deno KV call failed (${error instanceof Error ? error.name : 'unknown error'})`);
   });
   return Promise.race([failed, late]).finally(() => clearTimeout(timer));
