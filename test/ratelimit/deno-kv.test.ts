@@ -89,7 +89,9 @@ describe('the Deno KV store', () => {
     await expect(kvStore(hung, { callTimeoutMs: 50 }).current('k', start)).rejects.toThrow('Deno KV did not answer within 50 ms');
     const locked = new FakeKv();
     locked.busy = Number.POSITIVE_INFINITY;
-    await expect(kvStore(locked, { callTimeoutMs: 50 }).increment('k', start, WINDOW)).rejects.toThrow(/^Deno KV did not answer within 50 ms$/);
+    await expect(kvStore(locked, { callTimeoutMs: 50 }).increment('k', start, WINDOW)).rejects.toThrow(
+      /^Deno KV did not answer within 50 ms$/,
+    );
   });
 
   it('refuses to start outside Deno, naming RATE_LIMIT_DENO_KV', async () => {
