@@ -363,6 +363,19 @@ describe('the quota shared through DynamoDB (dynalite)', () => {
     }
   });
 
+  it('names a table that does not exist in health, and keeps answering under the failure policy', async () => {
+    const instance = await started({ ...envFor(5), RATE_LIMIT_DYNAMODB_TABLE: 'no-such-table' });
+    try {
+      const answer = await instance.invoke('function-url', { path: '/api/v1', sourceIp: '198.51.100.66' });
+      expect(answer.statusCode).toBe(200);
+      const health = JSON.parse(bodyOf(await instance.invoke('function-url', { path: '/api/v1/health' })).toString());
+      expect(health).toMatchObject({ status: 'degraded', rateLimitStore: 'dynamodb' });
+      expect(health.reason).toContain('the DynamoDB call failed (ResourceNotFoundException)');
+    } finally {
+      await instance.stop();
+    }
+  });
+
   it('counts per-network policies in the table across two instances', async () => {
     const instances = await Promise.all([started({ ...envFor(5), ...POLICY_ENV }), started({ ...envFor(5), ...POLICY_ENV })]);
     try {
