@@ -63,7 +63,7 @@ async function serve(env: Record<string, string> = {}): Promise<Served> {
 
 describe('the Deno Deploy entry under deno serve', () => {
   it('serves with the documented command, {base} the listening address, each client by its connection', async () => {
-    const served = await serve({ RATE_LIMIT_QUOTA: '10' });
+    const served = await serve({ RATE_LIMIT_QUOTA: '10', RATE_LIMIT_WINDOW_SECONDS: '3600' });
     try {
       const index = await fetch(`${served.url}/api/v1`);
       expect(index.status).toBe(200);

@@ -135,7 +135,7 @@ const remaining = (result: Result) => headersOf(result)['x-ratelimit-remaining']
 describe('the Lambda handler with the documented event shapes', () => {
   let lambda: Instance;
   beforeAll(async () => {
-    lambda = await started({ PUBLIC_BASE_URL: BASE, RATE_LIMIT_QUOTA: '100' });
+    lambda = await started({ PUBLIC_BASE_URL: BASE, RATE_LIMIT_QUOTA: '100', RATE_LIMIT_WINDOW_SECONDS: '3600' });
   });
   afterAll(() => lambda?.stop());
 
