@@ -215,7 +215,7 @@ export const Health = v.pipe(
   v.object({
     status: v.picklist(['ok', 'degraded']),
     version: v.pipe(v.string(), v.description('The release serving this answer (the package version).')),
-    rateLimitStore: v.picklist(['memory', 'redis', 'durable-object']),
+    rateLimitStore: v.picklist(['memory', 'redis', 'durable-object', 'dynamodb', 'deno-kv']),
     redisMode: v.optional(
       v.pipe(
         v.picklist(['standalone', 'cluster', 'sentinel']),

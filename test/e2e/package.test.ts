@@ -57,6 +57,27 @@ describe('the packed tarball', () => {
     expect(stdout.trim()).toBe('FactsFile');
   });
 
+  it('serves a Lambda event through deploy/lambda/index.mjs and the product-discovery-api/lambda export', async () => {
+    expect(packed).toEqual(expect.arrayContaining(['dist/entry/lambda.js', 'dist/entry/lambda.d.ts']));
+    writeFileSync(join(dir, 'index.mjs'), readFileSync(join(ROOT, 'deploy/lambda/index.mjs')));
+    const event = JSON.parse(readFileSync(join(ROOT, 'test/fixtures/lambda/function-url.json'), 'utf8'));
+    Object.assign(event, { rawPath: '/api/v1/product', rawQueryString: '', body: null });
+    event.requestContext.http.method = 'GET';
+    writeFileSync(
+      join(dir, 'invoke.mjs'),
+      `import { handler } from './index.mjs';\nconst result = await handler(${JSON.stringify(event)}, {});\n` +
+        'console.log(JSON.stringify({ status: result.statusCode, name: JSON.parse(result.body).product.name }));\n',
+    );
+    const env = { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', PUBLIC_BASE_URL: 'https://api.example.com' };
+    const { stdout } = await execFile(process.execPath, ['invoke.mjs'], { cwd: dir, env });
+    expect(JSON.parse(stdout.trim().split('\n').at(-1)!)).toEqual({ status: 200, name: 'Lumen Galleries' });
+    // The AWS SDK is an optional peer: not installed with the package, named when the table asks for it.
+    const withTable = { ...env, RATE_LIMIT_DYNAMODB_TABLE: 'counters', AWS_REGION: 'eu-west-1' };
+    const refused = await execFile(process.execPath, ['invoke.mjs'], { cwd: dir, env: withTable }).catch((error) => error);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('the package @aws-sdk/client-dynamodb is not installed: run `npm install @aws-sdk/client-dynamodb`');
+  });
+
   it('installs for production without a compiler or a TypeScript loader', () => {
     for (const tool of ['typescript', 'tsx', 'vitest', 'bun', 'deno']) {
       expect(() => readFileSync(join(dir, 'node_modules', tool, 'package.json')), tool).toThrow();

@@ -23,6 +23,7 @@ const QUOTA = 5;
 // the next day's window (see countdown), so the count never restarts halfway through.
 const WINDOW_SECONDS = 86_400;
 const COUNTDOWN_MARGIN_MS = 15_000;
+const BASE = 'https://api.example.test';
 const dir = mkdtempSync(join(tmpdir(), 'e2e-workers-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -44,7 +45,7 @@ function twoIsolates(script: string, counters: Counters, bindings: Record<string
     modulesRoot: dir,
     compatibilityDate: '2026-04-26',
     compatibilityFlags: ['nodejs_compat'],
-    bindings: { RATE_LIMIT_QUOTA: String(QUOTA), RATE_LIMIT_WINDOW_SECONDS: String(WINDOW_SECONDS), ...bindings },
+    bindings: { RATE_LIMIT_QUOTA: String(QUOTA), RATE_LIMIT_WINDOW_SECONDS: String(WINDOW_SECONDS), PUBLIC_BASE_URL: BASE, ...bindings },
     durableObjects: counters === 'none' ? {} : { RATE_LIMIT_COUNTER: { className: 'RateLimitCounter', scriptName } },
   });
   const workers = [worker('first'), worker('second')];
@@ -133,6 +134,31 @@ describe('the Worker in workerd (Miniflare)', () => {
       const second = await countdown(mf, '2001:db8::8', 2);
       expect(first.map((reply) => reply.remaining)).toEqual(['4', '3', '2']);
       expect(second.map((reply) => reply.remaining)).toEqual(['4', '3']);
+    });
+  });
+
+  describe('{base}', () => {
+    it('is PUBLIC_BASE_URL, whatever the URL and Host of the first request', async () => {
+      const mf = twoIsolates(script, 'none');
+      try {
+        const first = await (await mf.getWorker('first')).fetch('http://forged.example/openapi.json', { headers: { host: 'forged.example' } });
+        const text = await first.text();
+        expect(JSON.parse(text).servers[0].url).toBe(BASE);
+        expect(text).not.toContain('forged.example');
+      } finally {
+        await mf.dispose();
+      }
+    });
+
+    it('is required: without PUBLIC_BASE_URL the Worker refuses to load, naming it', async () => {
+      let text = '';
+      const mf = twoIsolates(script, 'none', { PUBLIC_BASE_URL: '' }, (chunk) => (text += chunk));
+      try {
+        await expect(mf.ready).rejects.toThrow();
+      } finally {
+        await mf.dispose().catch(() => {});
+      }
+      expect(text).toContain('PUBLIC_BASE_URL is unset: on Workers it is required');
     });
   });
 
