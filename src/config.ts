@@ -11,6 +11,7 @@ import { MCP_DEFAULTS } from './mcp/endpoint.ts';
 import { TRUST_PROXY_HOPS_DEFAULT } from './ratelimit/client.ts';
 import { RATE_LIMIT_DEFAULTS, type RateLimitOptions } from './ratelimit/index.ts';
 import { PoliciesJson, pathOf } from './ratelimit/policies.ts';
+import { TABLE_NAME } from './ratelimit/dynamodb.ts';
 import { RedisUrl, redisTargetOf, RedisUrlList } from './ratelimit/redis-target.ts';
 import { StartupError } from './startup-error.ts';
 import type { TelemetryConfig } from './telemetry/sdk.ts';
@@ -75,6 +76,9 @@ const Environment = v.object({
   REDIS_SENTINEL_URLS: v.optional(RedisUrlList('redis://10.0.0.1:26379,redis://10.0.0.2:26379,redis://10.0.0.3:26379')),
   REDIS_SENTINEL_MASTER: v.optional(v.pipe(v.string(), v.regex(/^[^\s,]+$/, 'must be the name of the master group the sentinels monitor, such as mymaster'))),
   RATE_LIMIT_POLICIES: v.optional(PoliciesJson),
+  RATE_LIMIT_DYNAMODB_TABLE: v.optional(v.pipe(v.string(), v.regex(TABLE_NAME, 'must be a DynamoDB table name: 3 to 255 letters, digits, _, - or .'))),
+  // `on`: the platform's own database (Deno Deploy); anything else is the path of a KV file.
+  RATE_LIMIT_DENO_KV: v.optional(v.string()),
   RATE_LIMIT_FAIL: v.optional(v.picklist(['open', 'closed'], 'must be "open" or "closed"'), RATE_LIMIT_DEFAULTS.fail),
   TRUST_PROXY_HOPS: v.optional(wholeNumber(0, 32), String(TRUST_PROXY_HOPS_DEFAULT)),
   RATE_LIMIT_IPV6_PREFIX: v.optional(wholeNumber(32, 128), String(RATE_LIMIT_DEFAULTS.ipv6PrefixBits)),
@@ -206,18 +210,26 @@ function telemetry(e: v.InferOutput<typeof Environment>): TelemetryConfig {
 }
 
 /** The one shared store the environment names (the rule and its wording are redis-target.ts's). */
-function redisStore(e: v.InferOutput<typeof Environment>): Pick<Options['rateLimit'], 'redisUrl' | 'redisClusterUrls' | 'redisSentinel'> {
+function redisStore(
+  e: v.InferOutput<typeof Environment>,
+): Pick<Options['rateLimit'], 'redisUrl' | 'redisClusterUrls' | 'redisSentinel' | 'dynamoDbTable' | 'denoKv'> {
   const sentinel = { urls: e.REDIS_SENTINEL_URLS, masterName: e.REDIS_SENTINEL_MASTER };
   const names = {
     redisUrl: 'REDIS_URL',
     redisClusterUrls: 'REDIS_CLUSTER_URLS',
     sentinelUrls: 'REDIS_SENTINEL_URLS',
     sentinelMaster: 'REDIS_SENTINEL_MASTER',
+    dynamoDbTable: 'RATE_LIMIT_DYNAMODB_TABLE',
+    denoKv: 'RATE_LIMIT_DENO_KV',
   };
-  const target = redisTargetOf({ redisUrl: e.REDIS_URL, redisClusterUrls: e.REDIS_CLUSTER_URLS, redisSentinel: sentinel }, names);
+  const { RATE_LIMIT_DYNAMODB_TABLE: dynamoDbTable, RATE_LIMIT_DENO_KV: denoKv } = e;
+  const choice = { redisUrl: e.REDIS_URL, redisClusterUrls: e.REDIS_CLUSTER_URLS, redisSentinel: sentinel, dynamoDbTable, denoKv };
+  const target = redisTargetOf(choice, names);
   return {
     redisUrl: e.REDIS_URL,
     redisClusterUrls: e.REDIS_CLUSTER_URLS,
     redisSentinel: target?.mode === 'sentinel' ? { urls: target.urls, masterName: target.masterName } : undefined,
+    dynamoDbTable,
+    denoKv,
   };
 }

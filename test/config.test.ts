@@ -148,10 +148,25 @@ describe('loadConfig: the shared store and per-network policies', () => {
     [{ REDIS_URL: 'redis://a:6379', REDIS_CLUSTER_URLS: 'redis://b:7000' }, ['REDIS_URL', 'REDIS_CLUSTER_URLS']],
     [{ REDIS_URL: 'redis://a:6379', REDIS_SENTINEL_URLS: 'redis://b:26379', REDIS_SENTINEL_MASTER: 'm' }, ['REDIS_URL', 'REDIS_SENTINEL_URLS']],
     [{ REDIS_CLUSTER_URLS: 'redis://b:7000', REDIS_SENTINEL_MASTER: 'm' }, ['REDIS_CLUSTER_URLS', 'REDIS_SENTINEL_URLS']],
+    [{ REDIS_URL: 'redis://a:6379', RATE_LIMIT_DYNAMODB_TABLE: 'counters' }, ['REDIS_URL', 'RATE_LIMIT_DYNAMODB_TABLE']],
+    [{ RATE_LIMIT_DYNAMODB_TABLE: 'counters', RATE_LIMIT_DENO_KV: 'on' }, ['RATE_LIMIT_DYNAMODB_TABLE', 'RATE_LIMIT_DENO_KV']],
   ])('refuses two shared stores at once, naming both: %j', (env, names) => {
     const message = refusal(env);
     expect(message).toContain(`${names[0]} and ${names[1]} are both set`);
   });
+
+  it('reads the DynamoDB table and the Deno KV setting as the shared store', () => {
+    expect(loadConfig({ RATE_LIMIT_DYNAMODB_TABLE: 'api-rate-limit.v1' }).rateLimit).toMatchObject({ dynamoDbTable: 'api-rate-limit.v1' });
+    expect(loadConfig({ RATE_LIMIT_DENO_KV: 'on' }).rateLimit).toMatchObject({ denoKv: 'on' });
+    expect(loadConfig({ RATE_LIMIT_DENO_KV: '/data/counters.kv' }).rateLimit).toMatchObject({ denoKv: '/data/counters.kv' });
+  });
+
+  it.each(['ab', 'has space', 'x'.repeat(256), 'arn:aws:dynamodb:us-east-1:123456789012:table/counters'])(
+    'refuses RATE_LIMIT_DYNAMODB_TABLE=%s, naming the rule',
+    (table) => {
+      expect(refusal({ RATE_LIMIT_DYNAMODB_TABLE: table })).toContain(`RATE_LIMIT_DYNAMODB_TABLE=${JSON.stringify(table)}: must be a DynamoDB table name`);
+    },
+  );
 
   it('refuses one Sentinel variable without the other, naming the missing one', () => {
     expect(refusal({ REDIS_SENTINEL_URLS: 'redis://10.0.0.1:26379' })).toContain('REDIS_SENTINEL_MASTER is unset');

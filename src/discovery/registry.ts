@@ -33,27 +33,22 @@ export function buildServerJson(base: string, facts: Product, version: string): 
   };
 }
 
-const REGISTRY_USAGE = 'product-discovery registry [--base URL]';
-
 /**
  * `product-discovery registry [--base URL]`: prints the server.json of the deployment at URL (default
  * PUBLIC_BASE_URL), from the facts FACTS_FILE names (default: the shipped sample). Returns the exit code.
  */
-export async function registryCommand(args: string[], env: Record<string, string | undefined>, out = console.log, err = console.error): Promise<number> {
-  const { parseArgs } = await import('node:util');
-  let base: string | undefined;
-  try {
-    base = parseArgs({ args, options: { base: { type: 'string' } }, strict: true, allowPositionals: false }).values.base ?? env.PUBLIC_BASE_URL;
-  } catch (error) {
-    err(`${REGISTRY_USAGE}: ${(error as Error).message}`);
-    return 2;
-  }
+export async function registryCommand(
+  base: string | undefined,
+  env: Record<string, string | undefined>,
+  io: { out(text: string): void; err(text: string): void },
+): Promise<number> {
+  base ??= env.PUBLIC_BASE_URL;
   if (!base) {
-    err(`${REGISTRY_USAGE}: give the deployment's public base URL with --base, e.g. --base https://api.example.com (or set PUBLIC_BASE_URL)`);
+    io.err('product-discovery registry: give the public base URL with --base, e.g. --base https://api.example.com (or set PUBLIC_BASE_URL)');
     return 2;
   }
   if (!URL.canParse(base) || !/^https?:$/.test(new URL(base).protocol) || new URL(base).search || new URL(base).hash) {
-    err(`${REGISTRY_USAGE}: --base ${JSON.stringify(base)} is not an http or https URL without query or fragment, e.g. https://api.example.com`);
+    io.err(`product-discovery registry: ${JSON.stringify(base)} is not an http or https URL without query or fragment, e.g. https://api.example.com`);
     return 2;
   }
   const [{ StartupError }, { loadFacts }, { checkFacts }, sample, pkg] = await Promise.all([
@@ -66,11 +61,11 @@ export async function registryCommand(args: string[], env: Record<string, string
   try {
     const { readFile } = await import('node:fs/promises');
     const facts = env.FACTS_FILE ? await loadFacts(env.FACTS_FILE, (file) => readFile(file, 'utf8')) : checkFacts('(the shipped sample)', sample.default);
-    out(JSON.stringify(buildServerJson(base.replace(/\/+$/, ''), facts, pkg.default.version), null, 2));
+    io.out(JSON.stringify(buildServerJson(base.replace(/\/+$/, ''), facts, pkg.default.version), null, 2));
     return 0;
   } catch (error) {
     if (!(error instanceof StartupError)) throw error;
-    err(error.message);
+    io.err(error.message);
     return 1;
   }
 }

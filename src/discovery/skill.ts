@@ -7,7 +7,8 @@
 import { TOOLS } from '../mcp/tools.ts';
 import { API_PATH, LLMS_FULL_PATH, MCP_PATH, OPENAPI_PATH, PRODUCT_PATH, wellKnownSkillPath, type SkillFile } from '../route.ts';
 import type { Product } from '../schemas.ts';
-import { approvalRule, inline, link } from './markdown.ts';
+import { AGENT_APPROVAL_RULE, approvalRule, privacySentence, privateContractSentence } from '../product-rules.ts';
+import { inline, link } from './markdown.ts';
 import type { SkillIndex } from './schemas.ts';
 
 /**
@@ -66,6 +67,7 @@ export function buildSkillMarkdown(base: string, facts: Product): string {
     '',
     ...facts.product.notOffered.map((item) => `- ${inline(item)}`),
     '',
+    ...[privacySentence(facts), privateContractSentence(facts)].filter(Boolean).flatMap((sentence) => [sentence, '']),
     '## Through MCP',
     '',
     `Connect to ${base}${MCP_PATH} (Streamable HTTP, stateless, JSON answers, no credentials). Every tool is read-only:`,
@@ -81,9 +83,9 @@ export function buildSkillMarkdown(base: string, facts: Product): string {
     '',
     '## Start options',
     '',
-    'An option that needs approval is for the person to approve and take: show it to them, never take it for them.',
+    AGENT_APPROVAL_RULE,
     '',
-    ...facts.startOptions.map((option) => `- ${link(option.title, option.url)}: ${inline(option.description)} ${approvalRule(option.requiresHumanApproval)}`),
+    ...facts.startOptions.map((option) => `- ${link(option.title, option.url)}: ${inline(option.description)} ${approvalRule(option, facts)}`),
     '',
     '## Rate limits',
     '',

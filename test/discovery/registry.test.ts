@@ -9,7 +9,8 @@ import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import pkg from '../../package.json' with { type: 'json' };
-import { buildServerJson, registryCommand, SERVER_JSON_SCHEMA } from '../../src/discovery/registry.ts';
+import { main } from '../../src/cli.ts';
+import { buildServerJson, SERVER_JSON_SCHEMA } from '../../src/discovery/registry.ts';
 import { serverCardName } from '../../src/discovery/server-card.ts';
 import { sampleFacts } from '../support/handler.ts';
 
@@ -18,12 +19,19 @@ const ajv = new Ajv({ strict: false, allErrors: true });
 addFormats.default(ajv);
 const validate = ajv.compile(schema);
 
-/** Runs the command, collecting what it prints. */
+/** Runs the command line, collecting what it prints. */
 async function run(args: string[], env: Record<string, string | undefined> = {}) {
   const out: string[] = [];
   const err: string[] = [];
-  const code = await registryCommand(args, env, (line) => out.push(line), (line) => err.push(line));
-  return { code, out: out.join('\n'), err: err.join('\n') };
+  const io = { out: (text: string) => out.push(text), err: (text: string) => err.push(text), color: false };
+  const saved = { ...process.env };
+  Object.assign(process.env, env);
+  try {
+    const code = await main(['registry', ...args], io);
+    return { code, out: out.join('\n'), err: err.join('\n') };
+  } finally {
+    for (const name of Object.keys(env)) if (!(name in saved)) delete process.env[name];
+  }
 }
 
 describe('the MCP Registry server.json', () => {
@@ -53,7 +61,7 @@ describe('the MCP Registry server.json', () => {
   it.each([
     [[], /--base/],
     [['--base', 'ftp://example.com'], /not an http or https URL/],
-    [['--bass', 'https://api.example.com'], /Unknown option/],
+    [['--bass', 'https://api.example.com'], /unknown option --bass/],
   ])('refuses %j in one line naming the fix', async (args, message) => {
     const refused = await run(args);
     expect(refused.code).toBe(2);
