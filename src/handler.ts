@@ -22,7 +22,7 @@ import { InFlight } from './in-flight.ts';
 import { errorField, jsonLinesLogger, type Logger } from './log.ts';
 import { MCP_DEFAULTS, type McpOptions } from './mcp/endpoint.ts';
 import { prepareProblem, type ProblemMembers } from './problems.ts';
-import { TRUST_PROXY_HOPS_DEFAULT } from './ratelimit/client.ts';
+import { clientTrust } from './ratelimit/client.ts';
 import { createRateLimit, type RateLimitOptions } from './ratelimit/index.ts';
 import { takes, type Route } from './route.ts';
 import { buildSurface, type Settings, type Surface, type Target } from './surface.ts';
@@ -38,6 +38,11 @@ export interface HandlerOptions {
   rateLimit?: Partial<RateLimitOptions>;
   /** How many proxies in front append to X-Forwarded-For; at 0 (the default) the header is ignored. */
   trustProxyHops?: number;
+  /**
+   * A header the platform in front sets to the client's address alone (`Fly-Client-IP`,
+   * `CF-Connecting-IP`, `X-Real-IP`): believed instead of the connection's address. Not with `trustProxyHops`.
+   */
+  clientIpHeader?: string;
   mcp?: Partial<McpOptions>;
   deprecation?: Deprecation;
   /** Where log lines go (default: JSON lines on stdout and stderr). */
@@ -77,7 +82,7 @@ const counted = (route: Route | undefined, method: string) =>
 export async function createHandler(options: HandlerOptions): Promise<Handler> {
   const base = options.publicBaseUrl.replace(/\/+$/, '');
   const log = options.logger ?? jsonLinesLogger();
-  const rateLimit = await createRateLimit(options.rateLimit, options.trustProxyHops ?? TRUST_PROXY_HOPS_DEFAULT, log);
+  const rateLimit = await createRateLimit(options.rateLimit, clientTrust(options), log);
   const mcp = withDefaults({ allowedOrigins: [new URL(base).origin], ...MCP_DEFAULTS }, options.mcp);
   const settings: Settings = {
     base,
