@@ -3,13 +3,14 @@
  * The only module that knows the variable names; everything else receives `Options`.
  */
 import * as v from 'valibot';
-import type { Deprecation } from './deprecation.ts';
+import { checkDeprecation, SUCCESSOR_PATH_DEFAULT, SUCCESSOR_PATH_PATTERN, type Deprecation } from './deprecation.ts';
+import { originEntry, ORIGIN_LIST_USAGE } from './cors.ts';
 import { CONTENT_SIGNAL_DEFAULT } from './discovery/robots.ts';
 import { MCP_DEFAULTS } from './mcp/endpoint.ts';
 import { TRUST_PROXY_HOPS_DEFAULT } from './ratelimit/client.ts';
 import { RATE_LIMIT_DEFAULTS, type RateLimitOptions } from './ratelimit/index.ts';
 import { PoliciesJson, pathOf } from './ratelimit/policies.ts';
-import { RedisUrl, RedisUrlList } from './ratelimit/redis-target.ts';
+import { RedisUrl, redisTargetOf, RedisUrlList } from './ratelimit/redis-target.ts';
 import { StartupError } from './startup-error.ts';
 
 /** What only a runtime entry needs; every other default belongs to the module it configures. */
@@ -18,8 +19,6 @@ const DEFAULTS = { port: 8787, host: '127.0.0.1' };
 /** contentsignals.org: the signals robots.txt's `Content-Signal` line may give, each `yes` or `no`. */
 const CONTENT_SIGNALS = ['search', 'ai-input', 'ai-train'];
 
-const DAY_MS = 86_400_000;
-const MIN_SUNSET_NOTICE_DAYS = 90;
 const ISO_DATE_OR_DATE_TIME = /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2}))?$/;
 
 const wholeNumber = (min: number, max: number) =>
@@ -93,18 +92,16 @@ const Environment = v.object({
     v.pipe(
       v.string(),
       v.transform((text) => text.split(',').map((item) => item.trim()).filter(Boolean)),
-      v.check(
-        (items) => items.every((item) => item === '*' || (URL.canParse(item) && new URL(item).origin === item.replace(/\/$/, ''))),
-        'must be a comma-separated list of origins such as https://app.example.com, or *',
-      ),
+      v.check((items) => items.every((item) => originEntry(item) !== undefined), ORIGIN_LIST_USAGE),
+      v.transform((items) => items.map((item) => originEntry(item)!)),
     ),
   ),
   MCP_MAX_BODY_BYTES: v.optional(wholeNumber(1024, 16 * 1024 * 1024), String(MCP_DEFAULTS.maxBodyBytes)),
   DEPRECATION_DATE: v.optional(isoDate),
   SUNSET_DATE: v.optional(isoDate),
   SUCCESSOR_PATH: v.optional(
-    v.pipe(v.string(), v.regex(/^\/[A-Za-z0-9._~\/-]*$/, 'must be a path starting with /, such as /api/v2')),
-    '/api/v2',
+    v.pipe(v.string(), v.regex(SUCCESSOR_PATH_PATTERN, `must be a path starting with /, such as ${SUCCESSOR_PATH_DEFAULT}`)),
+    SUCCESSOR_PATH_DEFAULT,
   ),
   DOCS_PAGE: v.optional(v.picklist(['on', 'off'], 'must be "on" or "off"'), 'on'),
   CONTENT_SIGNAL: v.optional(contentSignal, CONTENT_SIGNAL_DEFAULT),
@@ -161,33 +158,29 @@ export function loadConfig(env: Record<string, string | undefined>): Options {
     clientIpHeader: clientIpHeader(e),
     accessLog: e.ACCESS_LOG === 'json',
     mcp: { allowedOrigins: e.MCP_ALLOWED_ORIGINS, maxBodyBytes: e.MCP_MAX_BODY_BYTES },
-    deprecation: deprecation(e.DEPRECATION_DATE, e.SUNSET_DATE, e.SUCCESSOR_PATH),
+    deprecation: checkDeprecation(
+      { deprecatedAt: e.DEPRECATION_DATE, sunsetAt: e.SUNSET_DATE, successorPath: e.SUCCESSOR_PATH },
+      { deprecatedAt: 'DEPRECATION_DATE', sunsetAt: 'SUNSET_DATE', successorPath: 'SUCCESSOR_PATH' },
+    ),
     docsPage: e.DOCS_PAGE === 'on',
     contentSignal: e.CONTENT_SIGNAL,
   };
 }
 
-/** The one shared store the environment names: two modes at once, or half of Sentinel's pair, is refused. */
+/** The one shared store the environment names (the rule and its wording are redis-target.ts's). */
 function redisStore(e: v.InferOutput<typeof Environment>): Pick<Options['rateLimit'], 'redisUrl' | 'redisClusterUrls' | 'redisSentinel'> {
-  const sentinelSet = e.REDIS_SENTINEL_URLS !== undefined || e.REDIS_SENTINEL_MASTER !== undefined;
-  const set = [e.REDIS_URL && 'REDIS_URL', e.REDIS_CLUSTER_URLS && 'REDIS_CLUSTER_URLS', sentinelSet && 'REDIS_SENTINEL_URLS'].filter(Boolean);
-  if (set.length > 1) {
-    throw new StartupError(
-      `Invalid configuration:\n  ${set.join(' and ')} are both set: choose one shared store ` +
-        '(REDIS_URL for one server, REDIS_CLUSTER_URLS for a Redis Cluster, REDIS_SENTINEL_URLS with REDIS_SENTINEL_MASTER for Sentinel).',
-    );
-  }
-  if (sentinelSet && (!e.REDIS_SENTINEL_URLS || !e.REDIS_SENTINEL_MASTER)) {
-    const missing = e.REDIS_SENTINEL_URLS ? 'REDIS_SENTINEL_MASTER' : 'REDIS_SENTINEL_URLS';
-    throw new StartupError(
-      `Invalid configuration:\n  ${missing} is unset: REDIS_SENTINEL_URLS (the sentinels) and REDIS_SENTINEL_MASTER ` +
-        '(the name of the master group they monitor) are set together or not at all.',
-    );
-  }
+  const sentinel = { urls: e.REDIS_SENTINEL_URLS, masterName: e.REDIS_SENTINEL_MASTER };
+  const names = {
+    redisUrl: 'REDIS_URL',
+    redisClusterUrls: 'REDIS_CLUSTER_URLS',
+    sentinelUrls: 'REDIS_SENTINEL_URLS',
+    sentinelMaster: 'REDIS_SENTINEL_MASTER',
+  };
+  const target = redisTargetOf({ redisUrl: e.REDIS_URL, redisClusterUrls: e.REDIS_CLUSTER_URLS, redisSentinel: sentinel }, names);
   return {
     redisUrl: e.REDIS_URL,
     redisClusterUrls: e.REDIS_CLUSTER_URLS,
-    redisSentinel: e.REDIS_SENTINEL_URLS && e.REDIS_SENTINEL_MASTER ? { urls: e.REDIS_SENTINEL_URLS, masterName: e.REDIS_SENTINEL_MASTER } : undefined,
+    redisSentinel: target?.mode === 'sentinel' ? { urls: target.urls, masterName: target.masterName } : undefined,
   };
 }
 
@@ -200,23 +193,4 @@ function clientIpHeader(e: v.InferOutput<typeof Environment>): string | undefine
     );
   }
   return e.CLIENT_IP_HEADER;
-}
-
-function deprecation(deprecatedAt: Date | undefined, sunsetAt: Date | undefined, successorPath: string): Deprecation | undefined {
-  if (!deprecatedAt && !sunsetAt) return undefined;
-  if (!deprecatedAt || !sunsetAt) {
-    const missing = deprecatedAt ? 'SUNSET_DATE' : 'DEPRECATION_DATE';
-    throw new StartupError(
-      `Invalid configuration:\n  ${missing} is unset: DEPRECATION_DATE and SUNSET_DATE are set together or not at all.`,
-    );
-  }
-  const noticeDays = (sunsetAt.getTime() - deprecatedAt.getTime()) / DAY_MS;
-  if (noticeDays < MIN_SUNSET_NOTICE_DAYS) {
-    const earliest = new Date(deprecatedAt.getTime() + MIN_SUNSET_NOTICE_DAYS * DAY_MS).toISOString();
-    throw new StartupError(
-      `Invalid configuration:\n  SUNSET_DATE is ${noticeDays.toFixed(1)} days after DEPRECATION_DATE; ` +
-        `callers are owed at least ${MIN_SUNSET_NOTICE_DAYS} days of notice: set SUNSET_DATE to ${earliest} or later.`,
-    );
-  }
-  return { deprecatedAt, sunsetAt, successorPath };
 }

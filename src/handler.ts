@@ -12,15 +12,16 @@
  * fields of this request are added to them.
  */
 import { withAccessLog, type RequestInfo } from './access-log.ts';
-import { originAllowed, preflight } from './cors.ts';
+import { allowedOrigins, preflight } from './cors.ts';
 import { withDefaults } from './defaults.ts';
-import { deprecationNotice, type Deprecation } from './deprecation.ts';
+import { checkDeprecation, deprecationNotice, type Deprecation } from './deprecation.ts';
 import { CONTENT_SIGNAL_DEFAULT } from './discovery/robots.ts';
 import type { HeaderRecord } from './headers.ts';
-import { discard, pathOf, respond, unreadBody, type HeaderAssembly } from './http.ts';
+import { discard, pathOf, respond, unreadBody } from './http.ts';
 import { InFlight } from './in-flight.ts';
 import { errorField, jsonLinesLogger, type Logger } from './log.ts';
 import { MCP_DEFAULTS, type McpOptions } from './mcp/endpoint.ts';
+import { originRefusal } from './mcp/gate.ts';
 import { prepareProblem, type ProblemMembers } from './problems.ts';
 import { clientTrust } from './ratelimit/client.ts';
 import { createRateLimit, type RateLimitOptions } from './ratelimit/index.ts';
@@ -44,6 +45,7 @@ export interface HandlerOptions {
    */
   clientIpHeader?: string;
   mcp?: Partial<McpOptions>;
+  /** Checked as the environment's dates are: both or neither, the sunset at least 90 days after. */
   deprecation?: Deprecation;
   /** Where log lines go (default: JSON lines on stdout and stderr). */
   logger?: Logger;
@@ -53,11 +55,6 @@ export interface HandlerOptions {
   docsPage?: boolean;
   /** robots.txt's `Content-Signal` line (contentsignals.org; default `search=yes, ai-input=yes`). */
   contentSignal?: string;
-  /**
-   * How response headers are put together: `template` copies a `Headers` object made at start-up,
-   * which is faster on Bun; `record` (the default) merges plain records, faster on Node, Deno and Workers.
-   */
-  headerAssembly?: HeaderAssembly;
 }
 
 export interface Handler {
@@ -81,17 +78,17 @@ const counted = (route: Route | undefined, method: string) =>
 
 export async function createHandler(options: HandlerOptions): Promise<Handler> {
   const base = options.publicBaseUrl.replace(/\/+$/, '');
+  const deprecation = checkDeprecation(options.deprecation);
   const log = options.logger ?? jsonLinesLogger();
   const rateLimit = await createRateLimit(options.rateLimit, clientTrust(options), log);
-  const mcp = withDefaults({ allowedOrigins: [new URL(base).origin], ...MCP_DEFAULTS }, options.mcp);
+  const mcp = { ...withDefaults(MCP_DEFAULTS, options.mcp), allowedOrigins: allowedOrigins(options.mcp?.allowedOrigins, base) };
   const settings: Settings = {
     base,
-    deprecation: deprecationNotice(base, options.deprecation),
+    deprecation: deprecationNotice(base, deprecation),
     rateLimitPolicy: rateLimit.policyFields,
     storeKind: rateLimit.storeKind,
     redisMode: rateLimit.redisMode,
     mcp,
-    assembly: options.headerAssembly ?? 'record',
     docsPage: options.docsPage ?? true,
     contentSignal: options.contentSignal ?? CONTENT_SIGNAL_DEFAULT,
   };
@@ -114,9 +111,8 @@ export async function createHandler(options: HandlerOptions): Promise<Handler> {
       if (!route) return problem(request, target, 'api_route_not_found', limits);
       if (method === 'OPTIONS') {
         // A browser may call /mcp only from an allowed origin: its preflight is refused too.
-        if (route.answer === 'mcp' && !originAllowed(request.headers.get('origin'), mcp.allowedOrigins)) {
-          return problem(request, target, 'origin_not_allowed', limits);
-        }
+        const refused = route.answer === 'mcp' ? originRefusal(request, mcp.allowedOrigins) : undefined;
+        if (refused) return problem(request, target, refused, limits);
         return preflight(request, target.headers.preflight, limits);
       }
       if (!takes(route, method)) return problem(request, target, 'method_not_allowed', limits);
@@ -139,7 +135,7 @@ export async function createHandler(options: HandlerOptions): Promise<Handler> {
    * What is left of a refused request's body is read first (see `discard`).
    */
   function problem(request: Request, target: Target, code: ProblemCode, limits: HeaderRecord, members?: ProblemMembers): Response | Promise<Response> {
-    const prepared = members ? prepareProblem(base, code, target.headers.problem(code), { members }) : target.problem(code);
+    const prepared = members ? prepareProblem(base, code, target.headers.problem(code), members) : target.problem(code);
     const body = unreadBody(request);
     return body ? discard(body).then(() => respond(request, prepared, limits)) : respond(request, prepared, limits);
   }

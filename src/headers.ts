@@ -74,17 +74,30 @@ export const HEADERS = {
 
 export type HeaderName = keyof typeof HEADERS;
 
-const EXPOSED = (Object.entries(HEADERS) as [HeaderName, HeaderSpec][])
+/** The fields cross-origin scripts may read (Access-Control-Expose-Headers); `verify` expects the same. */
+export const EXPOSED_HEADERS: readonly HeaderName[] = (Object.entries(HEADERS) as [HeaderName, HeaderSpec][])
   .filter(([, spec]) => spec.exposed)
-  .map(([name]) => name)
-  .join(', ');
+  .map(([name]) => name);
+const EXPOSED = EXPOSED_HEADERS.join(', ');
 
 /** What an answer is, as far as the service's headers go. */
 export type AnswerKind = 'document' | 'notModified' | 'problem' | 'preflight' | 'mcp' | 'mcpError';
 
 /** The rate-limit fields: every answer carries them (the policy and quota fixed, the rest per request). */
-const RATE_LIMIT: HeaderName[] = ['RateLimit-Policy', 'RateLimit', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'];
-const EVERY_ANSWER: HeaderName[] = [...RATE_LIMIT, 'Link', 'X-Content-Type-Options', 'Access-Control-Allow-Origin', 'Access-Control-Expose-Headers'];
+export const RATE_LIMIT_HEADERS: readonly HeaderName[] = [
+  'RateLimit-Policy',
+  'RateLimit',
+  'X-RateLimit-Limit',
+  'X-RateLimit-Remaining',
+  'X-RateLimit-Reset',
+];
+const EVERY_ANSWER: HeaderName[] = [
+  ...RATE_LIMIT_HEADERS,
+  'Link',
+  'X-Content-Type-Options',
+  'Access-Control-Allow-Origin',
+  'Access-Control-Expose-Headers',
+];
 
 /**
  * The headers an answer of `kind` on `path` (served by `route`) carries: the OpenAPI document lists

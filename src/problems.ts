@@ -1,6 +1,6 @@
 /** @module The problem types of the contract and their RFC 9457 bodies, prepared once per path. */
 import type { HeaderRecord } from './headers.ts';
-import { prepareFixed, type HeaderAssembly, type Prepared } from './http.ts';
+import { prepareFixed, type Prepared } from './http.ts';
 import { problemPath } from './route.ts';
 import type { Problem, ProblemCode, ProblemType } from './schemas.ts';
 
@@ -102,7 +102,7 @@ export function prepareProblem(
   base: string,
   code: ProblemCode,
   headers: HeaderRecord,
-  { members, assembly }: { members?: ProblemMembers; assembly?: HeaderAssembly } = {},
+  members?: ProblemMembers,
 ): Prepared {
-  return prepareFixed(DEFINITIONS[code].status, problemBody(base, code, members), { contentType: PROBLEM_TYPE, headers, assembly });
+  return prepareFixed(DEFINITIONS[code].status, problemBody(base, code, members), { contentType: PROBLEM_TYPE, headers });
 }

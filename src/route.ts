@@ -132,9 +132,6 @@ export function contentTypeOf(route: Route, params: Record<string, string> = {})
   return typeof contentType === 'function' ? contentType(params) : (contentType ?? `${route.mediaType}; charset=utf-8`);
 }
 
-/** Every media type a route's success answers may have, the default first. */
-export const mediaTypesOf = (route: Route) => [route.mediaType, ...(route.alternates ?? []).map((alternate) => alternate.mediaType), ...(route.otherMediaTypes ?? [])];
-
 /** RFC 9110 section 10.2.1: the methods a route's paths accept. */
 export const allowOf = (route: Route) => [...route.methods, 'OPTIONS'].join(', ');
 

@@ -17,6 +17,7 @@ import { DOCS_ASSET_CACHE, DOCS_ASSETS, pageAssets } from './docs/assets.ts';
 import { buildDocsPage } from './docs/page.ts';
 import { factsJsonSchema } from './facts-schema.ts';
 import { NO_STORE, PUBLIC_CACHE, PUBLIC_MAX_AGE_SECONDS } from './headers.ts';
+import { MCP_REFUSALS } from './mcp/gate.ts';
 import { TOOL_NAMES } from './mcp/tools.ts';
 import { MCP_PROTOCOL_VERSIONS } from './mcp/versions.ts';
 import { buildOpenApi } from './openapi.ts';
@@ -270,7 +271,7 @@ export const ROUTES: Route[] = [
     tag: 'mcp',
     body: JsonRpcResponse,
     mediaType: JSON_TYPE,
-    refusals: ['origin_not_allowed', 'not_acceptable', 'payload_too_large', 'unsupported_media_type'],
+    refusals: MCP_REFUSALS,
   },
 ];
 

@@ -8,7 +8,6 @@ import { loadConfig } from './config.ts';
 import { StartupError } from './startup-error.ts';
 import { checkFacts, parseFacts } from './facts.ts';
 import { createHandler, type Handler, type RequestInfo } from './handler.ts';
-import type { HeaderAssembly } from './http.ts';
 import { jsonLinesLogger } from './log.ts';
 import type { Product } from './schemas.ts';
 import sampleFacts from './sample-facts.json' with { type: 'json' };
@@ -25,8 +24,6 @@ export interface Listening {
 
 export interface Runtime {
   env: Record<string, string | undefined>;
-  /** How response headers are put together fastest on this runtime (see `HandlerOptions.headerAssembly`). */
-  headerAssembly?: HeaderAssembly;
   readTextFile(path: string): Promise<string>;
   listen(address: { host: string; port: number }, fetch: Fetch): Listening | Promise<Listening>;
   onSignal(signal: 'SIGINT' | 'SIGTERM' | 'SIGHUP', listener: () => void): void;
@@ -52,7 +49,6 @@ export async function start(runtime: Runtime): Promise<void> {
       publicBaseUrl: options.publicBaseUrl ?? server.url,
       facts,
       logger,
-      headerAssembly: runtime.headerAssembly,
     });
     ready!(handler);
     console.log(`Serving ${facts.product.name} public API ${pkg.version} on ${server.url} (public base ${options.publicBaseUrl ?? server.url})`);

@@ -8,7 +8,7 @@ import pkg from '../package.json' with { type: 'json' };
 import type { DeprecationNotice } from './deprecation.ts';
 import { pathHeaders, type HeaderSettings, type PathHeaders } from './headers.ts';
 import { loadDocsAssetBodies } from './docs/assets.ts';
-import { negotiated, prepareDocument, type HeaderAssembly, type Prepared } from './http.ts';
+import { negotiated, prepareDocument, type Prepared } from './http.ts';
 import { createMcpHttpEndpoint, type McpHttpEndpoint, type McpOptions } from './mcp/endpoint.ts';
 import { describeResources } from './mcp/resources.ts';
 import { prepareProblem } from './problems.ts';
@@ -21,8 +21,6 @@ export interface Settings extends HeaderSettings {
   storeKind: Health['rateLimitStore'];
   redisMode?: Health['redisMode'];
   mcp: McpOptions;
-  /** How response headers are put together (the runtime entry's choice). */
-  assembly: HeaderAssembly;
   contentSignal: string;
 }
 
@@ -55,15 +53,15 @@ function target(settings: Settings, headers: PathHeaders, route?: Route, documen
     document,
     problem(code) {
       let prepared = problems.get(code);
-      if (!prepared) problems.set(code, (prepared = prepareProblem(settings.base, code, headers.problem(code), { assembly: settings.assembly })));
+      if (!prepared) problems.set(code, (prepared = prepareProblem(settings.base, code, headers.problem(code))));
       return prepared;
     },
   };
 }
 
 /** A document's answer: its default representation, or all of them chosen by Accept when it has others. */
-async function prepareRoute(route: Route, answer: Builder, context: BuildContext, params: Record<string, string>, headers: PathHeaders, settings: Settings): Promise<Prepared> {
-  const prepare = (value: unknown, contentType: string) => prepareDocument(value, { contentType, headers: headers.document, assembly: settings.assembly });
+async function prepareRoute(route: Route, answer: Builder, context: BuildContext, params: Record<string, string>, headers: PathHeaders): Promise<Prepared> {
+  const prepare = (value: unknown, contentType: string) => prepareDocument(value, { contentType, headers: headers.document });
   const preferred = await prepare(answer(context, params), contentTypeOf(route, params));
   if (!route.alternates) return preferred;
   const representations = new Map([[route.mediaType, preferred]]);
@@ -75,7 +73,7 @@ async function prepareRoute(route: Route, answer: Builder, context: BuildContext
  * The docs page's files, prepared on the first request for each: they do not depend on the facts,
  * so a reload keeps them, and a process that never serves them never loads their bytes.
  */
-function assetAnswers(targets: Map<string, Target>, settings: Settings): (path: string) => Promise<Prepared> {
+function assetAnswers(targets: Map<string, Target>): (path: string) => Promise<Prepared> {
   const prepared = new Map<string, Promise<Prepared>>();
   return (path) => {
     let answer = prepared.get(path);
@@ -83,7 +81,7 @@ function assetAnswers(targets: Map<string, Target>, settings: Settings): (path: 
       const { route, headers } = targets.get(path)!;
       const params = pathsOf(route!).find((each) => each.path === path)!.params;
       answer = loadDocsAssetBodies().then((bodies) =>
-        prepareDocument(bodies.get(path)!, { contentType: contentTypeOf(route!, params), headers: headers.document, assembly: settings.assembly }),
+        prepareDocument(bodies.get(path)!, { contentType: contentTypeOf(route!, params), headers: headers.document }),
       );
       // A failed load is not kept: the next request tries again.
       answer.catch(() => prepared.delete(path));
@@ -110,7 +108,7 @@ export async function buildSurface(settings: Settings, facts: Product, previous?
     for (const { path, params } of pathsOf(route)) {
       const headers = pathHeaders(settings, path, route);
       const { answer } = route;
-      const document = typeof answer === 'function' ? await prepareRoute(route, answer, context, params, headers, settings) : undefined;
+      const document = typeof answer === 'function' ? await prepareRoute(route, answer, context, params, headers) : undefined;
       targets.set(path, target(settings, headers, route, document));
     }
   }
@@ -125,7 +123,7 @@ export async function buildSurface(settings: Settings, facts: Product, previous?
   const healthHeaders = targets.get(healthRoute.path)!.headers.document;
   const served = { reviewedOn: facts.product.reviewedOn, loadedAt: new Date().toISOString() };
   const healthOf = (health: Omit<Health, 'facts' | 'version'>) =>
-    prepareDocument({ ...health, version: pkg.version, facts: served }, { contentType: contentTypeOf(healthRoute), headers: healthHeaders, assembly: settings.assembly });
+    prepareDocument({ ...health, version: pkg.version, facts: served }, { contentType: contentTypeOf(healthRoute), headers: healthHeaders });
   const store = { rateLimitStore: settings.storeKind, redisMode: settings.redisMode };
   const healthy = await healthOf({ status: 'ok', ...store });
   // Probes repeat while a store is down: the answer is built once per reason, not per probe.
@@ -140,6 +138,6 @@ export async function buildSurface(settings: Settings, facts: Product, previous?
     targetOf: (path) => targets.get(path) ?? (isV1Path(path) ? unknownV1 : unknown),
     health: (failure) => (failure ? degradedFor(failure) : Promise.resolve(healthy)),
     mcp: createMcpHttpEndpoint(facts, { name: context.name, version: pkg.version }, resources, settings.mcp, settings.base),
-    asset: previous?.asset ?? assetAnswers(targets, settings),
+    asset: previous?.asset ?? assetAnswers(targets),
   };
 }

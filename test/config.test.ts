@@ -66,6 +66,10 @@ describe('loadConfig', () => {
     expect(options.deprecation!.sunsetAt.toISOString()).toBe('2027-06-30T12:00:00.000Z');
   });
 
+  it('writes MCP_ALLOWED_ORIGINS as an Origin header carries them, a trailing slash dropped', () => {
+    expect(loadConfig({ MCP_ALLOWED_ORIGINS: 'https://app.example.com/, *' }).mcp.allowedOrigins).toEqual(['https://app.example.com', '*']);
+  });
+
   it('treats empty variables as unset', () => {
     expect(loadConfig({ PORT: '', REDIS_URL: '' }).port).toBe(8787);
   });

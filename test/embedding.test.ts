@@ -42,7 +42,7 @@ const APPS: HostApp[] = [
 // The host apps' own dependencies, at the versions this repository tests with.
 const HOST_DEPENDENCIES = [
   `express@${pkg.devDependencies.express}`,
-  `hono@${pkg.devDependencies.hono}`,
+  `hono@${pkg.dependencies.hono}`,
   `@hono/node-server@${pkg.dependencies['@hono/node-server']}`,
   `tsx@${pkg.devDependencies.tsx}`,
 ];

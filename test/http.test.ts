@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { headerBuilder, pathOf, prepareDocument, prepareFixed, respond, type HeaderAssembly } from '../src/http.ts';
 
 /** A document prepared as the surface does: the path's fixed headers include its cache policy. */
-const prepare = (value: unknown, { cacheControl, fixed, contentType = 'application/json; charset=utf-8', assembly }: { cacheControl: string; fixed: Record<string, string>; contentType?: string; assembly?: HeaderAssembly }) =>
-  prepareDocument(value, { contentType, headers: { ...fixed, 'Cache-Control': cacheControl }, assembly });
+const prepare = (value: unknown, { cacheControl, fixed, contentType = 'application/json; charset=utf-8' }: { cacheControl: string; fixed: Record<string, string>; contentType?: string }) =>
+  prepareDocument(value, { contentType, headers: { ...fixed, 'Cache-Control': cacheControl } });
 
 const fixed = { 'X-Content-Type-Options': 'nosniff' };
 const small = { hello: 'world' };

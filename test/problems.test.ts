@@ -23,7 +23,7 @@ describe('prepareProblem (RFC 9457)', () => {
 
   it('adds per-request members without changing the fixed ones', async () => {
     const members = { 'violated-policies': ['default'], instance: 'urn:uuid:1' };
-    const response = respond(request(), prepareProblem(BASE, 'rate_limited', {}, { members }), {});
+    const response = respond(request(), prepareProblem(BASE, 'rate_limited', {}, members), {});
     const body = await response.json();
     expect(response.status).toBe(429);
     expect(body['violated-policies']).toEqual(['default']);

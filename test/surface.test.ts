@@ -8,7 +8,6 @@ const settings: Settings = {
   rateLimitPolicy: { 'RateLimit-Policy': '"default";q=120;w=60', 'X-RateLimit-Limit': '120' },
   storeKind: 'memory',
   mcp: { allowedOrigins: [BASE], maxBodyBytes: 65536 },
-  assembly: 'record',
   docsPage: true,
   contentSignal: 'search=yes, ai-input=yes',
 };

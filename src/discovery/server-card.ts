@@ -2,6 +2,7 @@
  * @module The MCP Server Card (experimental draft, SEP-2127, served at `<streamable-http-url>/server-card`):
  * identity, transport and protocol revisions of the /mcp endpoint.
  */
+import { parseAddress } from '../ipaddr.ts';
 import { MCP_PATH } from '../route.ts';
 import type { Product } from '../schemas.ts';
 import { SERVER_CARD_SCHEMA, SERVER_CARD_TEXT_MAX, type ServerCard } from './schemas.ts';
@@ -12,7 +13,7 @@ import { SERVER_CARD_SCHEMA, SERVER_CARD_TEXT_MAX, type ServerCard } from './sch
  */
 export function serverCardName(base: string): string {
   const { hostname } = new URL(base);
-  const local = hostname === 'localhost' || hostname.startsWith('[') || /^\d+(\.\d+){3}$/.test(hostname);
+  const local = hostname === 'localhost' || parseAddress(hostname) !== undefined;
   const host = local ? 'localhost' : hostname.split('.').reverse().join('.');
   return `${host.replace(/[^a-zA-Z0-9.-]/g, '-')}/product-discovery`;
 }

@@ -29,9 +29,6 @@ export const DOCS_ASSETS: readonly DocsAsset[] = DOCS_ASSET_FILES.map(({ file, c
   sha256,
 }));
 
-/** The asset served at `path`, if any. */
-export const docsAssetAt = (path: string): DocsAsset | undefined => DOCS_ASSETS.find((asset) => asset.path === path);
-
 /** What the page links: its stylesheets and its scripts, in load order, as paths relative to /docs. */
 export function pageAssets(assets: readonly DocsAsset[] = DOCS_ASSETS): { styles: string[]; scripts: string[] } {
   const relative = (asset: DocsAsset) => asset.path.slice(1);

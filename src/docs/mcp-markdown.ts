@@ -44,9 +44,10 @@ export interface McpDocsInput {
   tools: readonly McpToolDoc[];
   resources: readonly McpResourceDoc[];
   prompts: readonly McpPromptDoc[];
-  /** The server's key in a host's configuration. */
-  serverKey?: string;
 }
+
+/** The server's key in the copy-paste configuration for an MCP host. */
+const SERVER_KEY = 'product-discovery';
 
 /** The tool definitions as `tools/list` shows them: descriptions for these facts, JSON Schema 2020-12. */
 export function describeTools(
@@ -104,10 +105,10 @@ function promptLine(prompt: McpPromptDoc): string {
   return `- ${code(prompt.name)}${sentence(title)}${description} Arguments: ${sentence(args.length ? args.join('; ') : 'none')}`;
 }
 
-export function mcpMarkdown({ base, protocolVersions, tools, resources, prompts, serverKey = 'product-discovery' }: McpDocsInput): string {
+export function mcpMarkdown({ base, protocolVersions, tools, resources, prompts }: McpDocsInput): string {
   const url = `${base}${MCP_PATH}`;
   const [current, ...older] = protocolVersions;
-  const config = { mcpServers: { [serverKey]: { type: 'http', url } } };
+  const config = { mcpServers: { [SERVER_KEY]: { type: 'http', url } } };
   return [
     `Connect an MCP client to **${url}**: Streamable HTTP, stateless (no session: any instance answers any request), ` +
       `JSON responses, no credentials. Protocol revisions: ${code(current!)} (stateless by design, \`server/discover\`)` +

@@ -3,8 +3,6 @@ import { start } from '../start.ts';
 
 await start({
   env: process.env,
-  // Copying a Headers object made once builds Bun's responses faster than a plain record.
-  headerAssembly: 'template',
   readTextFile: (path) => Bun.file(path).text(),
   listen({ host, port }, fetch) {
     const server = Bun.serve({

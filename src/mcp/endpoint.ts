@@ -6,41 +6,38 @@
  * answer leaves with the service's headers, added here.
  */
 import { mergeHeaders, type HeaderRecord, type PathHeaders } from '../headers.ts';
-import type { ProblemCode, Product } from '../schemas.ts';
+import type { Product } from '../schemas.ts';
 import { serveBatch } from './batch.ts';
-import { forSdk, parseBody, readBounded, refusalOf } from './gate.ts';
+import { vet, type McpRefusal } from './gate.ts';
 import { ReplayCache } from './replay.ts';
 import type { McpResource } from './resources.ts';
+import type { McpEndpoint, ServerInfo } from './server.ts';
 
-/** The SDK's side (server.ts): one vetted request, its body already parsed, answered. */
-export type SdkEndpoint = (request: Request, parsedBody: unknown) => Promise<Response>;
 
 export interface McpOptions {
   /** Browser origins allowed to call the endpoint; `*` admits any. Requests without Origin are always served. */
   allowedOrigins: string[];
   /** The largest request body accepted. */
   maxBodyBytes: number;
-  /** How many distinct requests' answers are kept for replay (0: none). */
-  replayEntries?: number;
 }
 
 export const MCP_DEFAULTS = { maxBodyBytes: 65_536 };
 
 /** Serves one MCP POST: the answer with the service's headers, or the problem that refuses it. */
-export type McpHttpEndpoint = (request: Request, headers: PathHeaders, limits: HeaderRecord) => Promise<Response | ProblemCode>;
+export type McpHttpEndpoint = (request: Request, headers: PathHeaders, limits: HeaderRecord) => Promise<Response | McpRefusal>;
 
 export function createMcpHttpEndpoint(
   facts: Product,
-  info: { name: string; version: string },
+  info: ServerInfo,
   resources: readonly McpResource[],
-  { allowedOrigins, maxBodyBytes, replayEntries }: McpOptions,
+  { allowedOrigins, maxBodyBytes }: McpOptions,
   /** `{base}`: the documents of the search and fetch tools link to it. */
   base: string,
   /** The SDK's endpoint; by default server.ts's, loaded on first use. */
-  load: () => Promise<SdkEndpoint> = async () => (await import('./server.ts')).createMcpEndpoint(facts, info, resources, base),
+  load: () => Promise<McpEndpoint> = async () => (await import('./server.ts')).createMcpEndpoint(facts, info, resources, base),
 ): McpHttpEndpoint {
-  const replay = new ReplayCache({ maxEntries: replayEntries });
-  let sdk: Promise<SdkEndpoint> | undefined;
+  const replay = new ReplayCache();
+  let sdk: Promise<McpEndpoint> | undefined;
   const loadSdk = () =>
     (sdk ??= load().catch((error: unknown) => {
       // A failed load is not kept: the next request tries again.
@@ -62,12 +59,9 @@ export function createMcpHttpEndpoint(
 
   return async (request, headers, limits) => {
     // A refusal is answered as a problem, which reads what is left of the body first (see http.ts).
-    const refused = refusalOf(request, allowedOrigins);
-    if (refused) return refused;
-    const text = await readBounded(request, maxBodyBytes);
-    if (text === undefined) return 'payload_too_large';
-    const body = parseBody(text);
-    const forwarded = forSdk(request, text, body);
+    const vetted = await vet(request, { allowedOrigins, maxBodyBytes });
+    if (typeof vetted === 'string') return vetted;
+    const { body, forwarded } = vetted;
     // Every answer's headers, and no-store on an error (status 400 or more), added to the SDK's own.
     const serviceHeaders = (status: number) => mergeHeaders(status >= 400 ? headers.mcpError : headers.mcp, limits);
     if (!Array.isArray(body)) return answer(forwarded, body, serviceHeaders);

@@ -1,18 +1,51 @@
 /**
  * @module The HTTP rules in front of the MCP SDK: the Origin allowlist, a lenient Accept, JSON-only
- * bodies of bounded size, and the request rebuilt as the SDK takes it.
+ * bodies of bounded size, and the request rebuilt as the SDK takes it. Every refusal of the MCP
+ * endpoint at the HTTP level is declared and produced here; the OpenAPI document lists the same.
  */
 import { originAllowed } from '../cors.ts';
 import { admitsJson, isJsonMediaType } from '../negotiation.ts';
 import type { ProblemCode } from '../schemas.ts';
 import { discard } from '../http.ts';
+import type { McpOptions } from './endpoint.ts';
+
+/** The problems /mcp answers before the SDK sees a request (the rate limit's aside). */
+export const MCP_REFUSALS = [
+  'origin_not_allowed',
+  'not_acceptable',
+  'payload_too_large',
+  'unsupported_media_type',
+] as const satisfies readonly ProblemCode[];
+export type McpRefusal = (typeof MCP_REFUSALS)[number];
+
+/** A browser's request, its CORS preflight included, from an origin not allowed. */
+export function originRefusal(request: Request, allowedOrigins: readonly string[]): 'origin_not_allowed' | undefined {
+  return originAllowed(request.headers.get('origin'), allowedOrigins) ? undefined : 'origin_not_allowed';
+}
 
 /** The refusal a request earns by its headers alone, before its body is read. */
-export function refusalOf(request: Request, allowedOrigins: readonly string[]): ProblemCode | undefined {
-  if (!originAllowed(request.headers.get('origin'), allowedOrigins)) return 'origin_not_allowed';
+export function refusalOf(request: Request, allowedOrigins: readonly string[]): McpRefusal | undefined {
+  const refused = originRefusal(request, allowedOrigins);
+  if (refused) return refused;
   if (!admitsJson(request.headers.get('accept'))) return 'not_acceptable';
   if (!isJsonMediaType(request.headers.get('content-type'))) return 'unsupported_media_type';
   return undefined;
+}
+
+/** A request past the rules: its body parsed (undefined when it is not JSON) and the request as the SDK takes it. */
+export interface Vetted {
+  body: unknown;
+  forwarded: Request;
+}
+
+/** Applies every rule to one POST: the request as the SDK takes it, or the refusal it earns. */
+export async function vet(request: Request, { allowedOrigins, maxBodyBytes }: McpOptions): Promise<Vetted | McpRefusal> {
+  const refused = refusalOf(request, allowedOrigins);
+  if (refused) return refused;
+  const text = await readBounded(request, maxBodyBytes);
+  if (text === undefined) return 'payload_too_large';
+  const body = parseBody(text);
+  return { body, forwarded: forSdk(request, text, body) };
 }
 
 /** Reads at most `limit` bytes; a longer body is refused (undefined) without being buffered whole. */

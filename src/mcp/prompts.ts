@@ -62,8 +62,6 @@ export const PROMPTS: Prompt[] = [
   },
 ];
 
-export const PROMPT_NAMES = PROMPTS.map((prompt) => prompt.name);
-
 /** The prompts as `prompts/list` shows them: the SDK derives each argument from the same schema. */
 export function listedPrompts() {
   return PROMPTS.map(({ name, title, description, args }) => {

@@ -53,14 +53,11 @@ function split(response: Response, text: string, id: string | number): Recorded 
   return { status: response.status, headers, before, after };
 }
 
+/** How many distinct requests' answers are kept; the oldest goes first. */
+export const MAX_REPLAY_ENTRIES = 256;
+
 export class ReplayCache {
   readonly #answers = new Map<string, Recorded>();
-  readonly #maxEntries: number;
-
-  /** `maxEntries: 0` keeps nothing: every request reaches the SDK. */
-  constructor({ maxEntries = 256 }: { maxEntries?: number } = {}) {
-    this.#maxEntries = maxEntries;
-  }
 
   /** What a request's answer depends on, or undefined when it must always reach the SDK. */
   keyOf(request: Request, body: unknown): string | undefined {
@@ -88,9 +85,9 @@ export class ReplayCache {
   async record(key: string, body: unknown, response: Response): Promise<Response> {
     if (!/^application\/json\b/.test(response.headers.get('content-type') ?? '')) return response;
     const text = await response.text();
-    const recorded = this.#maxEntries > 0 ? split(response, text, (body as JsonRpcRequest).id) : undefined;
+    const recorded = split(response, text, (body as JsonRpcRequest).id);
     if (recorded) {
-      if (this.#answers.size >= this.#maxEntries) this.#answers.delete(this.#answers.keys().next().value!);
+      if (this.#answers.size >= MAX_REPLAY_ENTRIES) this.#answers.delete(this.#answers.keys().next().value!);
       this.#answers.set(key, recorded);
     }
     return new Response(text, { status: response.status, statusText: response.statusText, headers: response.headers });

@@ -68,7 +68,7 @@ function result(structuredContent: Record<string, unknown>) {
 }
 
 /** What the server says about itself (`serverInfo`), from the facts. */
-function identity(facts: Product, { name, version }: { name: string; version: string }) {
+function identity(facts: Product, { name, version }: ServerInfo) {
   const website = facts.resources.find((resource) => resource.kind === 'website');
   return { name, title: facts.product.name, version, description: facts.product.summary, ...(website ? { websiteUrl: website.url } : {}) };
 }
@@ -84,7 +84,7 @@ function instructions(facts: Product): string {
 
 interface Served {
   facts: Product;
-  info: { name: string; version: string };
+  info: ServerInfo;
   resources: readonly McpResource[];
   library: Library;
 }
@@ -120,11 +120,17 @@ function buildServer({ facts, info, resources, library }: Served): McpServer {
   return server;
 }
 
+/** What the server says it is (`serverInfo`): the API's name and the package version. */
+export interface ServerInfo {
+  name: string;
+  version: string;
+}
+
 /** Serves one already-vetted MCP POST whose body has been read and parsed. */
 export type McpEndpoint = (request: Request, parsedBody: unknown) => Promise<Response>;
 
 /** `base` is `{base}`: the documents of search and fetch link to it. */
-export function createMcpEndpoint(facts: Product, info: { name: string; version: string }, resources: readonly McpResource[], base: string): McpEndpoint {
+export function createMcpEndpoint(facts: Product, info: ServerInfo, resources: readonly McpResource[], base: string): McpEndpoint {
   const served: Served = { facts, info, resources, library: createLibrary(base, facts) };
   const factory = () => buildServer(served);
   const modern = createMcpHandler(factory, { legacy: 'reject' });
@@ -160,7 +166,7 @@ async function listingEveryRevision(response: Response, method: unknown): Promis
   return new Response(JSON.stringify(body), { status: response.status, headers });
 }
 
-export function registerResources(server: McpServer, resources: readonly McpResource[]): void {
+function registerResources(server: McpServer, resources: readonly McpResource[]): void {
   for (const { name, uri, text, ...metadata } of resources) {
     // The SDK lists a resource and looks a read up by the URI's normalised form (a {base} written
     // with capitals or a default port is normalised): the contents name the resource the same way.

@@ -5,6 +5,7 @@
  */
 import type { DurableObjectNamespace } from '@cloudflare/workers-types/latest/index.ts';
 import { DurableObject } from 'cloudflare:workers';
+import { within } from '../deadline.ts';
 import type { CounterStore } from './store.ts';
 
 interface Window {
@@ -57,17 +58,9 @@ export function createDurableObjectStore(
 }
 
 function bounded(call: () => Promise<number>, timeoutMs: number): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new DurableObjectStoreError(`the Durable Object did not answer within ${timeoutMs} ms`)), timeoutMs);
-    call().then(
-      (count) => {
-        clearTimeout(timer);
-        resolve(count);
-      },
-      (error: unknown) => {
-        clearTimeout(timer);
-        reject(new DurableObjectStoreError(`the Durable Object call failed (${error instanceof Error ? error.name : 'unknown error'})`));
-      },
-    );
+  const late = () => new DurableObjectStoreError(`the Durable Object did not answer within ${timeoutMs} ms`);
+  return within(timeoutMs, call(), late).catch((error: unknown) => {
+    if (error instanceof DurableObjectStoreError) throw error;
+    throw new DurableObjectStoreError(`the Durable Object call failed (${error instanceof Error ? error.name : 'unknown error'})`);
   });
 }

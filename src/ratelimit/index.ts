@@ -13,10 +13,10 @@ import { policyFields, stateFields } from './fields.ts';
 import { Limiter, type Quota, type RateLimitState } from './limiter.ts';
 import { MemoryStore } from './memory.ts';
 import { checkPolicies, policyMatcher, type PolicyInput } from './policies.ts';
-import { redisTargetOf } from './redis-target.ts';
+import { redisTargetOf, type RedisChoice } from './redis-target.ts';
 import type { CounterStore } from './store.ts';
 
-export interface RateLimitOptions {
+export interface RateLimitOptions extends RedisChoice {
   /** Requests per window per client. */
   quota: number;
   windowSeconds: number;
@@ -25,19 +25,11 @@ export interface RateLimitOptions {
   /** IPv6 clients count per network of this many leading bits (IPv4 ones per address). */
   ipv6PrefixBits: number;
   /**
-   * The Redis shared by every instance, at most one of: one server (`redisUrl`), a Redis Cluster's
-   * seed nodes (`redisClusterUrls`), or the sentinels watching a master (`redisSentinel`). Without
-   * any (or `store`), counters live in this process's memory.
-   */
-  redisUrl?: string;
-  redisClusterUrls?: string[];
-  redisSentinel?: { urls: string[]; masterName: string };
-  /**
    * Networks with a quota of their own (RATE_LIMIT_POLICIES): a client whose address one lists is
    * counted under the first such policy alone, and its answers name that policy.
    */
   policies?: PolicyInput[];
-  /** A counter store of the app's own, used instead of memory or Redis. */
+  /** A counter store of the app's own, used instead of memory or Redis. Without it or a Redis choice, counters live in memory. */
   store?: CounterStore;
 }
 

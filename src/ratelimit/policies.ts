@@ -6,65 +6,7 @@
  */
 import * as v from 'valibot';
 import { StartupError } from '../startup-error.ts';
-import { compress, embeddedIpv4, ipv4Bytes, ipv6Groups } from './client.ts';
-
-/** An address or network as 16-bit groups: two for IPv4, eight for IPv6. */
-interface Bits {
-  family: 4 | 6;
-  groups: number[];
-}
-
-interface Network extends Bits {
-  prefix: number;
-}
-
-const ipv4Groups = (bytes: number[]) => [(bytes[0]! << 8) | bytes[1]!, (bytes[2]! << 8) | bytes[3]!];
-
-/** A client address as its bits, IPv4 for one that carries an IPv4 address; undefined if it is no address. */
-function addressBits(address: string): Bits | undefined {
-  const groups = address.includes(':') ? ipv6Groups(address) : undefined;
-  if (groups) {
-    const carried = embeddedIpv4(groups);
-    return carried ? { family: 4, groups: ipv4Groups(ipv4Bytes(carried)!) } : { family: 6, groups };
-  }
-  const bytes = ipv4Bytes(address);
-  return bytes && { family: 4, groups: ipv4Groups(bytes) };
-}
-
-/** The first `prefix` bits of each group kept, the rest zero. */
-function masked(groups: number[], prefix: number): number[] {
-  return groups.map((group, index) => group & ((0xffff << (16 - Math.min(16, Math.max(0, prefix - index * 16)))) & 0xffff));
-}
-
-function textOf({ family, groups }: Bits): string {
-  return family === 4 ? [groups[0]! >> 8, groups[0]! & 0xff, groups[1]! >> 8, groups[1]! & 0xff].join('.') : compress(groups);
-}
-
-/** A CIDR (`160.79.104.0/21`, `2001:db8::/32`), or the reason it is not one. */
-export function parseNetwork(text: string): Network | string {
-  const usage = `"${text}" is not an IPv4 or IPv6 network in CIDR notation, such as 160.79.104.0/21 or 2001:db8::/32`;
-  const match = /^([0-9A-Fa-f:.]+)\/(\d{1,3})$/.exec(text);
-  if (!match) return usage;
-  const address = match[1]!;
-  const groups = address.includes(':') ? ipv6Groups(address) : ipv4Bytes(address) && ipv4Groups(ipv4Bytes(address)!);
-  if (!groups) return usage;
-  const family = groups.length === 8 ? 6 : 4;
-  const prefix = Number(match[2]);
-  const most = family === 4 ? 32 : 128;
-  if (prefix > most) return `"${text}": an IPv${family} prefix length is 0 to ${most}`;
-  const network: Network = { family, groups: masked(groups, prefix), prefix };
-  if (network.groups.some((group, index) => group !== groups[index])) {
-    return `"${text}" has address bits set past its /${prefix} prefix: write ${textOf(network)}/${prefix}`;
-  }
-  const carried = family === 6 && prefix >= 96 ? embeddedIpv4(groups) : undefined;
-  if (carried) return `"${text}" holds IPv4 addresses, which are matched as IPv4: write ${carried}/${prefix - 96}`;
-  return network;
-}
-
-function contains(network: Network, address: Bits): boolean {
-  if (network.family !== address.family) return false;
-  return masked(address.groups, network.prefix).every((group, index) => group === network.groups[index]);
-}
+import { contains, parseAddress, parseNetwork } from '../ipaddr.ts';
 
 const whole = (what: string, min: number, max: number) =>
   v.pipe(
@@ -163,9 +105,9 @@ export function policyMatcher(policies: readonly Policy[]): (address: string) =>
   }));
   if (entries.length === 0) return () => undefined;
   return function policyFor(address) {
-    const bits = addressBits(address);
-    if (!bits) return undefined;
-    return entries.find(({ networks }) => networks.some((network) => contains(network, bits)))?.policy;
+    const parsed = parseAddress(address);
+    if (!parsed) return undefined;
+    return entries.find(({ networks }) => networks.some((network) => contains(network, parsed)))?.policy;
   };
 }
 

@@ -37,10 +37,3 @@ export function retrying(connect: () => Promise<unknown>, first: { settle(connec
     },
   };
 }
-
-/** `promise`, or a rejection once `ms` have passed without it settling. */
-export function within<T>(ms: number, promise: Promise<T>): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms)));
-  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
-}

@@ -5,7 +5,8 @@
  * how it keeps (re)connecting, and which keys may share one script call.
  */
 import { createClient, createCluster, createSentinel, defineScript, RedisClient } from '@redis/client';
-import { backoff, firstConnectionLatch, retrying, within } from './reconnect.ts';
+import { within } from '../deadline.ts';
+import { backoff, firstConnectionLatch, retrying } from './reconnect.ts';
 import type { RedisMode, RedisTarget } from './redis-target.ts';
 
 /** The longest a request waits for the first connection, and the client's connect timeout. */

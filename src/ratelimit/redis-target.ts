@@ -1,5 +1,6 @@
 /** @module Which shared Redis the rate-limit counters live in: one server, a Cluster or a Sentinel-watched master. */
 import * as v from 'valibot';
+import { StartupError } from '../startup-error.ts';
 
 export type RedisMode = 'standalone' | 'cluster' | 'sentinel';
 
@@ -8,7 +9,10 @@ export type RedisTarget =
   | { mode: 'cluster'; urls: string[] }
   | { mode: 'sentinel'; urls: string[]; masterName: string };
 
-/** How an embedding app names the shared store (`HandlerOptions.rateLimit`): at most one of the three. */
+/**
+ * How an embedding app names the shared store (`HandlerOptions.rateLimit`): at most one of the three,
+ * or a store of its own (`store`).
+ */
 export interface RedisChoice {
   /** One Redis server: `redis://` or `rediss://`. */
   redisUrl?: string;
@@ -18,16 +22,61 @@ export interface RedisChoice {
   redisSentinel?: { urls: string[]; masterName: string };
 }
 
-/** The target the options name, undefined for none (counters in memory); two at once is an error. */
-export function redisTargetOf({ redisUrl, redisClusterUrls, redisSentinel }: RedisChoice): RedisTarget | undefined {
-  const targets: RedisTarget[] = [];
-  if (redisUrl) targets.push({ mode: 'standalone', url: redisUrl });
-  if (redisClusterUrls?.length) targets.push({ mode: 'cluster', urls: redisClusterUrls });
-  if (redisSentinel) targets.push({ mode: 'sentinel', urls: redisSentinel.urls, masterName: redisSentinel.masterName });
-  if (targets.length > 1) {
-    throw new TypeError('rateLimit: give one of redisUrl, redisClusterUrls and redisSentinel, not several');
+/** The choice as given: Sentinel's pair may be half set (refused), and an app may bring its own store. */
+interface StoreChoice extends Omit<RedisChoice, 'redisSentinel'> {
+  redisSentinel?: Partial<NonNullable<RedisChoice['redisSentinel']>>;
+  store?: unknown;
+}
+
+/** What a way in calls each choice, so a refusal names the ones its user wrote. */
+export interface StoreNames {
+  redisUrl: string;
+  redisClusterUrls: string;
+  sentinelUrls: string;
+  sentinelMaster: string;
+  /** A store of the app's own, where the way in takes one. */
+  store?: string;
+}
+
+const OPTION_NAMES: StoreNames = {
+  redisUrl: 'rateLimit.redisUrl',
+  redisClusterUrls: 'rateLimit.redisClusterUrls',
+  sentinelUrls: 'rateLimit.redisSentinel.urls',
+  sentinelMaster: 'rateLimit.redisSentinel.masterName',
+  store: 'rateLimit.store',
+};
+
+/**
+ * The one shared store rule: the Redis target the choice names, undefined for none (counters in
+ * memory, or in the app's own `store`). Two stores at once, or half of Sentinel's pair, is a
+ * StartupError naming them as `names` call them.
+ */
+export function redisTargetOf(choice: StoreChoice, names: StoreNames = OPTION_NAMES): RedisTarget | undefined {
+  const { redisUrl, redisClusterUrls, redisSentinel, store } = choice;
+  const sentinel = redisSentinel && (redisSentinel.urls?.length || redisSentinel.masterName) ? redisSentinel : undefined;
+  const set = [
+    redisUrl && names.redisUrl,
+    redisClusterUrls?.length && names.redisClusterUrls,
+    sentinel && names.sentinelUrls,
+    store !== undefined && names.store,
+  ].filter((name): name is string => typeof name === 'string');
+  if (set.length > 1) {
+    const own = names.store ? `, ${names.store} for a store of your own` : '';
+    throw new StartupError(
+      `Invalid configuration:\n  ${set.join(' and ')} are both set: choose one shared store (${names.redisUrl} for one server, ` +
+        `${names.redisClusterUrls} for a Redis Cluster, ${names.sentinelUrls} with ${names.sentinelMaster} for Sentinel${own}).`,
+    );
   }
-  return targets[0];
+  if (sentinel && (!sentinel.urls?.length || !sentinel.masterName)) {
+    throw new StartupError(
+      `Invalid configuration:\n  ${sentinel.urls?.length ? names.sentinelMaster : names.sentinelUrls} is unset: ${names.sentinelUrls} ` +
+        `(the sentinels) and ${names.sentinelMaster} (the name of the master group they monitor) are set together or not at all.`,
+    );
+  }
+  if (redisUrl) return { mode: 'standalone', url: redisUrl };
+  if (redisClusterUrls?.length) return { mode: 'cluster', urls: redisClusterUrls };
+  if (sentinel) return { mode: 'sentinel', urls: sentinel.urls!, masterName: sentinel.masterName! };
+  return undefined;
 }
 
 const isRedisUrl = (text: string) => URL.canParse(text) && /^rediss?:$/.test(new URL(text).protocol) && new URL(text).hostname !== '';

@@ -9,6 +9,7 @@
  * CONNECT_TIMEOUT_MS from the first of them) instead of failing; only a store that failed to connect,
  * or lost its connection, rejects, and the limiter then applies the failure policy.
  */
+import { within } from '../deadline.ts';
 import { CONNECT_TIMEOUT_MS, connectRedis, type Increment } from './redis-connection.ts';
 import { RedisStoreError, storeError } from './redis-errors.ts';
 import type { RedisTarget } from './redis-target.ts';
@@ -62,16 +63,10 @@ export function createRedisStore(
   // spend its first second building everything else. A first connection slower than that has failed.
   let firstWait: Promise<void> | undefined;
   const firstConnection = () =>
-    (firstWait ??= new Promise<void>((resolve) => {
-      const cancel = deadline(CONNECT_TIMEOUT_MS, () => {
-        firstSettled(false);
-        resolve();
-      });
-      void connection.firstConnection.then(() => {
-        cancel();
-        resolve();
-      });
-    }));
+    (firstWait ??= within(CONNECT_TIMEOUT_MS, connection.firstConnection).then(
+      () => {},
+      () => firstSettled(false),
+    ));
 
   function fail(error: RedisStoreError, probeKey: string): void {
     if (down || closed) return;
@@ -103,24 +98,15 @@ export function createRedisStore(
     if (connecting) await firstConnection();
     const refused = failing();
     if (refused) return refused;
-    return new Promise<T>((resolve, reject) => {
-      const cancel = deadline(commandTimeoutMs, () => {
-        const error = new RedisStoreError(`Redis did not answer within ${commandTimeoutMs} ms`);
-        fail(error, key);
-        reject(error);
-      });
-      command().then(
-        (value) => {
-          cancel();
-          resolve(value);
-        },
-        (cause: unknown) => {
-          cancel();
-          const error = storeError(cause);
-          if (!(cause instanceof RedisStoreError)) fail(error, key);
-          reject(error);
-        },
-      );
+    const late = () => {
+      const error = new RedisStoreError(`Redis did not answer within ${commandTimeoutMs} ms`);
+      fail(error, key);
+      return error;
+    };
+    return within(commandTimeoutMs, command(), late).catch((cause: unknown) => {
+      const error = storeError(cause);
+      if (!(cause instanceof RedisStoreError)) fail(error, key);
+      throw error;
     });
   }
 
@@ -169,19 +155,5 @@ export function createRedisStore(
       clearInterval(down?.timer);
       return connection.close();
     },
-  };
-}
-
-/**
- * Calls `giveUp` `ms` from now, unless cancelled. A process busy past the deadline may find the answer
- * already in its socket: one more turn of the event loop (timers run before pending I/O is read)
- * lets that answer count rather than declaring Redis too slow.
- */
-function deadline(ms: number, giveUp: () => void): () => void {
-  let late: ReturnType<typeof setTimeout> | undefined;
-  const timer = setTimeout(() => (late = setTimeout(giveUp, 0)), ms);
-  return () => {
-    clearTimeout(timer);
-    clearTimeout(late);
   };
 }

@@ -3,6 +3,7 @@
  * writes (servers[0].url, the service-desc Links, problem types, the index's links) is that URL,
  * and every part of it reports one release.
  */
+import { API_PATH, OPENAPI_PATH } from '../route.ts';
 import { linkTargets } from './fields.ts';
 import { checkAll, type Check } from './report.ts';
 import type { Answer } from './session.ts';
@@ -12,13 +13,13 @@ function writtenBases(document: any, answers: Answer[]): { base: string; where: 
   const found: { base: string; where: string }[] = [{ base: String(document.servers?.[0]?.url ?? '(none)').replace(/\/+$/, ''), where: 'servers[0].url' }];
   for (const answer of answers) {
     for (const target of linkTargets(answer.headers.get('link'), 'service-desc')) {
-      if (target.endsWith('/openapi.json')) found.push({ base: target.slice(0, -'/openapi.json'.length), where: `Link on ${answer.method} ${answer.path}` });
+      if (target.endsWith(OPENAPI_PATH)) found.push({ base: target.slice(0, -OPENAPI_PATH.length), where: `Link on ${answer.method} ${answer.path}` });
     }
     if (answer.status >= 400 && /problem\+json/.test(answer.headers.get('content-type') ?? '')) {
       const type = /"type"\s*:\s*"([^"]+)\/problems\/[a-z_]+"/.exec(answer.body)?.[1];
       if (type) found.push({ base: type, where: `problem type on ${answer.method} ${answer.path}` });
     }
-    if (answer.method === 'GET' && answer.path === '/api/v1' && answer.status === 200) {
+    if (answer.method === 'GET' && answer.path === API_PATH && answer.status === 200) {
       const self = /"self"\s*:\s*"([^"]+)\/api\/v1"/.exec(answer.body)?.[1];
       if (self) found.push({ base: self, where: 'the API index links' });
     }

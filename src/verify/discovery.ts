@@ -4,6 +4,17 @@
  * root, robots.txt, llms-full.txt and the docs page. Their bodies were validated by the GET checks;
  * these check what the contract says they point at.
  */
+import {
+  API_CATALOG_PATH,
+  API_PATH,
+  DOCS_PATH,
+  LLMS_FULL_PATH,
+  LLMS_PATH,
+  ROBOTS_PATH,
+  ROOT_PATH,
+  SERVER_CARD_PATH,
+  SERVER_CARD_WELL_KNOWN_PATH,
+} from '../route.ts';
 import { linkTargets } from './fields.ts';
 import { checkAll, type Check } from './report.ts';
 import type { Answer } from './session.ts';
@@ -30,7 +41,7 @@ const HINT = 'another release, or a proxy that rewrites the document, answers he
 type Builder = (answer: Answer, base: string, gets: Map<string, Answer>) => Check;
 
 const DOCUMENTS: Record<string, Builder> = {
-  '/.well-known/api-catalog': (answer, base, gets) => {
+  [API_CATALOG_PATH]: (answer, base, gets) => {
     const context = json(answer)?.linkset?.[0] ?? {};
     const hrefs = (rel: string): string[] => (context[rel] ?? []).map((target: { href: string }) => target.href);
     const problems = [
@@ -38,15 +49,15 @@ const DOCUMENTS: Record<string, Builder> = {
       ...lacking(hrefs('service-desc'), [`${base}/openapi.json`]).map((p) => `service-desc: ${p}`),
       ...lacking(hrefs('status'), [`${base}/api/v1/health`]).map((p) => `status: ${p}`),
       ...lacking(hrefs('service-meta'), [`${base}/llms.txt`]).map((p) => `service-meta: ${p}`),
-      ...(gets.has('/docs') ? lacking(hrefs('service-doc'), [`${base}/docs`]).map((p) => `service-doc: ${p}`) : []),
+      ...(gets.has(DOCS_PATH) ? lacking(hrefs('service-doc'), [`${base}/docs`]).map((p) => `service-doc: ${p}`) : []),
       ...(/rfc9727/.test(answer.headers.get('content-type') ?? '') ? [] : ['Content-Type without the RFC 9727 profile']),
-      ...[answer, gets.get('/api/v1')]
+      ...[answer, gets.get(API_PATH)]
         .filter((a): a is Answer => a !== undefined && !linkTargets(a.headers.get('link'), 'api-catalog').includes(`${base}/.well-known/api-catalog`))
         .map((a) => `no rel="api-catalog" Link on ${a.path}`),
     ];
     return checkAll('discovery.api-catalog', `a Linkset anchored at ${base}/api/v1 with service-desc, status and service-meta, linked from /api/v1`, problems, 'complete', HINT);
   },
-  '/llms.txt': (answer, base) => {
+  [LLMS_PATH]: (answer, base) => {
     const text = answer.body;
     const problems = [
       ...(/^# \S/.test(text) ? [] : ['no "# " title on the first line']),
@@ -56,11 +67,11 @@ const DOCUMENTS: Record<string, Builder> = {
     ];
     return checkAll('discovery.llms-txt', 'an llmstxt.org page: title, summary, "## API" with the OpenAPI link', problems, 'complete', HINT);
   },
-  '/mcp/server-card': (answer, base, gets) => {
+  [SERVER_CARD_PATH]: (answer, base, gets) => {
     const card = json(answer) ?? {};
     const remote = card.remotes?.[0] ?? {};
-    const index = json(gets.get('/api/v1') ?? answer)?.mcp;
-    const alias = gets.get('/.well-known/mcp/server-card.json');
+    const index = json(gets.get(API_PATH) ?? answer)?.mcp;
+    const alias = gets.get(SERVER_CARD_WELL_KNOWN_PATH);
     const problems = [
       ...(remote.url === `${base}/mcp` && remote.type === 'streamable-http' ? [] : [`remote ${remote.type} ${remote.url}`]),
       ...(index && JSON.stringify(remote.supportedProtocolVersions) !== JSON.stringify(index.protocolVersions) ? ['protocol revisions differ from the API index'] : []),
@@ -68,7 +79,7 @@ const DOCUMENTS: Record<string, Builder> = {
     ];
     return checkAll('discovery.server-card', `a card whose remote is ${base}/mcp (streamable-http) with the index's revisions${alias ? ', the same bytes and ETag at the well-known alias' : ''}`, problems, 'complete', HINT);
   },
-  '/': (answer, base) => {
+  [ROOT_PATH]: (answer, base) => {
     const links = answer.headers.get('link');
     const problems = [
       ...lacking(strings(json(answer)), [`${base}/api/v1`, `${base}/openapi.json`, `${base}/mcp`]).map((p) => `body: ${p}`),
@@ -76,13 +87,13 @@ const DOCUMENTS: Record<string, Builder> = {
     ];
     return checkAll('discovery.root', 'JSON linking /api/v1, /openapi.json and /mcp, with api-catalog, service-desc and describedby Links', problems, 'complete', HINT);
   },
-  '/robots.txt': (answer) => {
+  [ROBOTS_PATH]: (answer) => {
     const lines: [string, RegExp][] = [['User-agent: *', /^User-agent: \*$/im], ['Allow: /', /^Allow: \/$/im], ['Content-Signal', /^Content-Signal: \S/im]];
     const problems = lines.filter(([, line]) => !line.test(answer.body)).map(([name]) => `no line ${name}`);
     return checkAll('discovery.robots', 'User-agent: *, Allow: / and a Content-Signal line', problems, 'complete', HINT);
   },
-  '/llms-full.txt': (answer) => checkAll('discovery.llms-full', 'a Markdown page with a "# " title', /^# \S/.test(answer.body) ? [] : ['no "# " title'], 'complete', HINT),
-  '/docs': (answer) => {
+  [LLMS_FULL_PATH]: (answer) => checkAll('discovery.llms-full', 'a Markdown page with a "# " title', /^# \S/.test(answer.body) ? [] : ['no "# " title'], 'complete', HINT),
+  [DOCS_PATH]: (answer) => {
     const csp = answer.headers.get('content-security-policy') ?? '';
     const problems = [
       ...(/default-src 'none'/.test(csp) ? [] : [`Content-Security-Policy ${csp || 'missing'}`]),

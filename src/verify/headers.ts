@@ -4,14 +4,14 @@
  * coherent with each other, ETag on GET 200s, no-store on errors and health, and the deprecation
  * fields while the index announces one.
  */
+import { EXPOSED_HEADERS } from '../headers.ts';
+import { HEALTH_PATH, isV1Path, OPENAPI_PATH } from '../route.ts';
+import type { ApiIndex } from '../schemas.ts';
 import { linkTargets, tokens } from './fields.ts';
 import { incoherence, missingFields } from './ratelimit.ts';
 import { checkAll, type Check } from './report.ts';
 import type { Answer } from './session.ts';
 
-/** The contract's exposed fields (CORS, Access-Control-Expose-Headers). */
-export const EXPOSED = ['RateLimit-Policy', 'RateLimit', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'ETag', 'Link', 'Deprecation', 'Sunset'];
-const HEALTH_PATH = '/api/v1/health';
 
 /** Each distinct problem once, with how many answers have it and the first that does. */
 function tally(answers: Answer[], problemOf: (answer: Answer) => string | undefined): string[] {
@@ -29,7 +29,7 @@ function tally(answers: Answer[], problemOf: (answer: Answer) => string | undefi
 const all = (answers: Answer[]) => `on all ${answers.length} answers`;
 
 export function headerChecks(answers: Answer[], servedBase: string): Check[] {
-  const serviceDesc = `${servedBase}/openapi.json`;
+  const serviceDesc = `${servedBase}${OPENAPI_PATH}`;
   return [
     checkAll(
       'headers.nosniff',
@@ -81,7 +81,7 @@ function corsProblem(answer: Answer): string | undefined {
   if (headers.get('access-control-allow-origin') !== '*') return `Access-Control-Allow-Origin ${headers.get('access-control-allow-origin') ?? 'missing'}`;
   if (headers.has('access-control-allow-credentials')) return 'Access-Control-Allow-Credentials present';
   const exposed = tokens(headers.get('access-control-expose-headers'));
-  const lacking = EXPOSED.filter((name) => !exposed.includes(name.toLowerCase()));
+  const lacking = EXPOSED_HEADERS.filter((name) => !exposed.includes(name.toLowerCase()));
   if (lacking.length > 0) return `Access-Control-Expose-Headers lacks ${lacking.join(', ')}`;
   if (answer.method === 'OPTIONS' && !tokens(headers.get('access-control-allow-methods')).includes('get')) {
     return `Access-Control-Allow-Methods ${headers.get('access-control-allow-methods') ?? 'missing'} on the preflight`;
@@ -106,15 +106,12 @@ function rateLimitCheck(answers: Answer[]): Check {
   );
 }
 
-export interface Announced {
-  deprecatedAt: string;
-  sunsetAt: string;
-  successor: string;
-}
+/** A deprecation as the index announces it. */
+type Announced = NonNullable<ApiIndex['deprecation']>;
 
 /** RFC 9745 Deprecation, RFC 8594 Sunset and the successor Link on every /api/v1 answer while announced; none otherwise. */
 export function deprecationCheck(answers: Answer[], announced: Announced | undefined, document: any): Check {
-  const v1 = answers.filter((a) => a.path === '/api/v1' || a.path.startsWith('/api/v1/'));
+  const v1 = answers.filter((a) => isV1Path(a.path));
   if (!announced) {
     return checkAll(
       'deprecation',
@@ -132,7 +129,7 @@ export function deprecationCheck(answers: Answer[], announced: Announced | undef
     return linkTargets(a.headers.get('link'), 'successor-version').includes(announced.successor) ? undefined : 'no successor-version Link';
   });
   const undeprecated = Object.entries<any>(document.paths ?? {})
-    .filter(([path]) => path === '/api/v1' || path.startsWith('/api/v1/'))
+    .filter(([path]) => isV1Path(path))
     .filter(([, item]) => item.get && item.get.deprecated !== true)
     .map(([path]) => `GET ${path} not deprecated in the OpenAPI document`);
   return checkAll(

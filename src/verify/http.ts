@@ -3,6 +3,7 @@
  * media type, body valid against the served schema), HEAD against GET (RFC 9110 section 9.3.2),
  * If-None-Match (section 13.1.2), problems for an unknown path and a wrong method, the preflight.
  */
+import { OPENAPI_PATH } from '../route.ts';
 import type { Contract, Target } from './document.ts';
 import { describe, mediaType, tokens } from './fields.ts';
 import { checkAll, fail, pass, type Check } from './report.ts';
@@ -46,7 +47,7 @@ export async function checkGet(probing: Probing, { template, path }: Target, fir
   const expected = `200 ${documented.join(' or ')}, body valid against the served schema`;
   if (answer.status !== 200) return fail(id, expected, describe(answer), statusHint(answer, path));
   const { type, charset } = mediaType(answer.headers.get('content-type'));
-  const accepted = template === '/openapi.json' && documented.some((t) => OPENAPI_TYPES.includes(t)) ? [...documented, ...OPENAPI_TYPES] : documented;
+  const accepted = template === OPENAPI_PATH && documented.some((t) => OPENAPI_TYPES.includes(t)) ? [...documented, ...OPENAPI_TYPES] : documented;
   if (!accepted.includes(type) || (charset && charset !== 'utf-8')) {
     return fail(id, expected, `200 ${answer.headers.get('content-type')}`, 'something in front rewrites Content-Type (a proxy default type or a CDN transform): pass the service\'s own through');
   }

@@ -7,6 +7,7 @@
  *   -> MCP through both official clients -> HEAD and If-None-Match with the budget left
  *   -> the fields every answer carries, deprecation, discovery documents, {base}, version
  */
+import { API_PATH, DOCS_PATH, HEALTH_PATH, MCP_PATH, OPENAPI_PATH, PRODUCT_PATH } from '../route.ts';
 import { baseCheck, versionCheck } from './coherence.ts';
 import { discoveryChecks } from './discovery.ts';
 import { getTargets, loadContract, nonGetPaths, type Target } from './document.ts';
@@ -40,7 +41,7 @@ export async function verify(url: string, options: VerifyOptions = {}): Promise<
   const gets = new Map<string, Answer>();
   let serverVersions: { where: string; version: string | undefined }[] = [];
   try {
-    const first = await session.request('/openapi.json');
+    const first = await session.request(OPENAPI_PATH);
     document = openApiOf(first);
     if (!document) {
       checks.push(fail('openapi', `200 with the OpenAPI 3.1 document at ${base}/openapi.json`, `${first.status} ${first.headers.get('content-type') ?? ''}`.trim(), 'the contract is not served at this URL: check the scheme, host and path prefix, and that /openapi.json reaches the service'));
@@ -51,22 +52,22 @@ export async function verify(url: string, options: VerifyOptions = {}): Promise<
     const probing: Probing = { session, contract: await loadContract(document), servedBase, gets };
     const { targets, unfilled } = getTargets(document);
     notChecked.push(...unfilled.map((template) => `get:${template} (no value to try)`));
-    for (const target of targets) checks.push(await safely(`get:${target.path}`, session, () => checkGet(probing, target, target.path === '/openapi.json' ? first : undefined)));
-    const unknown = ['/api/v1/this-path-does-not-exist', ...(document.paths['/docs'] ? ['/docs/this-asset-does-not-exist'] : [])];
-    checks.push(await safely('not-found', session, () => checkNotFound(probing, unknown)));
+    for (const target of targets) checks.push(await safely(`get:${target.path}`, () => checkGet(probing, target, target.path === OPENAPI_PATH ? first : undefined)));
+    const unknown = [`${API_PATH}/this-path-does-not-exist`, ...(document.paths[DOCS_PATH] ? [`${DOCS_PATH}/this-asset-does-not-exist`] : [])];
+    checks.push(await safely('not-found', () => checkNotFound(probing, unknown)));
     const wrong = nonGetPaths(document);
-    if (wrong.length > 0) checks.push(await safely('method-not-allowed', session, () => checkWrongMethod(probing, wrong)));
-    const preflightPath = targets.find((t) => t.path === '/api/v1/product')?.path ?? targets[0]?.path ?? '/openapi.json';
-    checks.push(await safely('options', session, () => checkPreflight(probing, preflightPath)));
-    if (document.paths['/mcp']?.post) {
-      const mcp = await mcpChecks({ session, servedBase, index: jsonOf(gets.get('/api/v1'))?.mcp, gets, query: searchQuery(gets) });
+    if (wrong.length > 0) checks.push(await safely('method-not-allowed', () => checkWrongMethod(probing, wrong)));
+    const preflightPath = targets.find((t) => t.path === PRODUCT_PATH)?.path ?? targets[0]?.path ?? OPENAPI_PATH;
+    checks.push(await safely('options', () => checkPreflight(probing, preflightPath)));
+    if (document.paths[MCP_PATH]?.post) {
+      const mcp = await mcpChecks({ session, servedBase, index: jsonOf(gets.get(API_PATH))?.mcp, gets, query: searchQuery(gets) });
       checks.push(...mcp.checks);
       serverVersions = mcp.serverVersions;
     }
     const { heads, conditionals, skipped } = plan(targets, gets, session.remaining());
     notChecked.push(...skipped);
-    for (const path of heads) checks.push(await safely(`head:${path}`, session, () => checkHead(probing, path)));
-    for (const path of conditionals) checks.push(await safely(`etag:${path}`, session, () => checkConditional(probing, path)));
+    for (const path of heads) checks.push(await safely(`head:${path}`, () => checkHead(probing, path)));
+    for (const path of conditionals) checks.push(await safely(`etag:${path}`, () => checkConditional(probing, path)));
   } catch (error) {
     if (!(error instanceof Stop)) throw error;
     checks.push(stopCheck(error, session));
@@ -76,12 +77,12 @@ export async function verify(url: string, options: VerifyOptions = {}): Promise<
     const answers = session.answers;
     checks.push(
       ...headerChecks(answers, servedBase),
-      deprecationCheck(answers, jsonOf(gets.get('/api/v1'))?.deprecation, document),
+      deprecationCheck(answers, jsonOf(gets.get(API_PATH))?.deprecation, document),
       ...discoveryChecks(gets, servedBase),
       baseCheck(base, document, answers),
       versionCheck([
         { where: 'the OpenAPI document', version: document.info?.version },
-        { where: 'health', version: jsonOf(gets.get('/api/v1/health'))?.version },
+        { where: 'health', version: jsonOf(gets.get(HEALTH_PATH))?.version },
         { where: 'the server card', version: jsonOf(gets.get('/mcp/server-card'))?.version },
         ...serverVersions,
       ]),
@@ -109,12 +110,12 @@ function openApiOf(answer: Answer): any {
 
 /** A word of the product's name: what its own search tool should find. */
 function searchQuery(gets: Map<string, Answer>): string {
-  const name = jsonOf(gets.get('/api/v1/product'))?.product?.name ?? jsonOf(gets.get('/api/v1'))?.name ?? 'product';
+  const name = jsonOf(gets.get(PRODUCT_PATH))?.product?.name ?? jsonOf(gets.get(API_PATH))?.name ?? 'product';
   return String(name).split(/\s+/).find((word) => word.length >= 3) ?? String(name);
 }
 
 /** A probe whose request failed (no answer, a timeout) fails its check; the run's stop goes up. */
-async function safely(id: string, session: Session, probe: () => Promise<Check>): Promise<Check> {
+async function safely(id: string, probe: () => Promise<Check>): Promise<Check> {
   try {
     return await probe();
   } catch (error) {

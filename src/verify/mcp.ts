@@ -5,8 +5,10 @@
  * the resources read and the prompts got, within the budget.
  */
 import pkg from '../../package.json' with { type: 'json' };
+import { MODERN_REVISION } from '../mcp/versions.ts';
+import { MCP_PATH } from '../route.ts';
 import { argumentsFor, connectorProblem, resultProblem, schemaChecker, type Tool, type ToolResult } from './mcp-results.ts';
-import { checkAll, fail, pass, type Check } from './report.ts';
+import { checkAll, fail, type Check } from './report.ts';
 import type { Answer, Session } from './session.ts';
 
 /** What verify needs of either client. */
@@ -63,7 +65,6 @@ export interface McpContext {
   query: string;
 }
 
-const MODERN = '2026-07-28';
 const CONNECT_HINT =
   'the official client could not talk to /mcp: check that POST /mcp reaches the service with its body and headers, unbuffered (no proxy buffering or rewriting of JSON answers)';
 
@@ -74,12 +75,12 @@ export async function mcpChecks(context: McpContext): Promise<{ checks: Check[];
   const listed = context.index?.protocolVersions ?? [];
   for (const era of ['modern', 'legacy'] as const) {
     const id = `mcp.${era}`;
-    const wanted = era === 'modern' ? [MODERN] : listed.filter((version) => version !== MODERN);
+    const wanted = era === 'modern' ? [MODERN_REVISION] : listed.filter((version) => version !== MODERN_REVISION);
     const expected = `${era === 'modern' ? 'server/discover' : 'initialize'} negotiates ${wanted.join(' or ') || 'a revision'}; JSON answers, no Mcp-Session-Id`;
-    if (era === 'modern' && listed.length > 0 && !listed.includes(MODERN)) continue;
+    if (era === 'modern' && listed.length > 0 && !listed.includes(MODERN_REVISION)) continue;
     const from = session.answers.length;
     try {
-      const client = await connect(era, new URL(`${session.base}/mcp`), session);
+      const client = await connect(era, new URL(`${session.base}${MCP_PATH}`), session);
       clients.push(client);
       const exchanged = session.answers.slice(from).filter((a) => a.method === 'POST');
       const problems = [

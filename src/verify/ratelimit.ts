@@ -4,15 +4,15 @@
  * whether they agree with the X-RateLimit-* fields and with the time the answer was made.
  */
 import { parseList, type Item } from 'structured-headers';
+import { RATE_LIMIT_HEADERS } from '../headers.ts';
 import type { Answer } from './session.ts';
 
-export const RATE_LIMIT_FIELDS = ['RateLimit-Policy', 'RateLimit', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'];
 /** Date has whole seconds, and the service rounds the reset: two seconds of slack either way. */
 const SLACK_SECONDS = 2;
 
 /** The fields this answer lacks. */
 export function missingFields(answer: Answer): string[] {
-  return RATE_LIMIT_FIELDS.filter((name) => !answer.headers.has(name));
+  return RATE_LIMIT_HEADERS.filter((name) => !answer.headers.has(name));
 }
 
 function members(field: string, name: string): Item[] {

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DOCS_ASSET_CACHE, DOCS_ASSETS, docsAssetAt, loadDocsAssetBodies, pageAssets, RENDERER } from '../../src/docs/assets.ts';
+import { DOCS_ASSET_CACHE, DOCS_ASSETS, loadDocsAssetBodies, pageAssets, RENDERER } from '../../src/docs/assets.ts';
 import { ROOT } from '../support/entries.ts';
 
 const dist = (file: string) => readFile(join(ROOT, 'node_modules/swagger-ui-dist', file), 'utf8');
@@ -57,12 +57,6 @@ describe('the docs assets', () => {
     expect(await loadDocsAssetBodies()).toBe(await loadDocsAssetBodies());
   });
 
-  it('are found by exact path only', () => {
-    expect(docsAssetAt(DOCS_ASSETS[0]!.path)).toBe(DOCS_ASSETS[0]);
-    for (const path of ['/docs', '/docs/', '/docs/swagger-ui.css', `${DOCS_ASSETS[0]!.path}x`, DOCS_ASSETS[0]!.path.toUpperCase()]) {
-      expect(docsAssetAt(path), path).toBeUndefined();
-    }
-  });
 
   it('split into what the page links', () => {
     expect(pageAssets()).toEqual({

@@ -59,11 +59,11 @@ describe('mcpMarkdown', () => {
     expect(mcpMarkdown({ base: BASE, protocolVersions: MCP_PROTOCOL_VERSIONS, tools, resources, prompts: [] })).toMatch(/#### Prompts\n\nNone\.$/);
   });
 
-  it('follows the definitions: a new tool, a renamed server key', () => {
+  it('follows the definitions: a new tool', () => {
     const extra = { ...tools[0]!, name: 'search', title: 'Search', inputSchema: { type: 'object', properties: { query: { type: 'string', minLength: 1, maxLength: 200 } }, required: ['query'] } };
-    const text = mcpMarkdown({ base: BASE, protocolVersions: MCP_PROTOCOL_VERSIONS, tools: [...tools, extra], resources, prompts, serverKey: 'lumen' });
+    const text = mcpMarkdown({ base: BASE, protocolVersions: MCP_PROTOCOL_VERSIONS, tools: [...tools, extra], resources, prompts });
     expect(text).toContain('- `query` (required, string, 1 to 200 characters)');
     expect(text).toContain(`${tools.length + 1} tools`);
-    expect(jsonBlocks(text)[0].mcpServers).toHaveProperty('lumen');
+    expect(jsonBlocks(text)[0].mcpServers['product-discovery'].url).toBe(`${BASE}/mcp`);
   });
 });

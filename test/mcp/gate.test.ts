@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { forSdk, parseBody, readBounded, refusalOf } from '../../src/mcp/gate.ts';
+import { forSdk, MCP_REFUSALS, originRefusal, parseBody, readBounded, refusalOf, vet, type Vetted } from '../../src/mcp/gate.ts';
+import { ROUTES } from '../../src/routes.ts';
 
 const URL_ = 'https://api.example.com/mcp';
 const request = (headers: Record<string, string>, body?: BodyInit) =>
@@ -62,5 +63,34 @@ describe('parseBody and forSdk', () => {
     expect(relaxed.headers.get('accept')).toBe('application/json, text/event-stream');
     const malformed = forSdk(request(JSON_HEADERS), '{"a":', undefined);
     expect(await malformed.text()).toBe('{"a":');
+  });
+});
+
+describe('vet', () => {
+  const rules = { allowedOrigins: ['https://app.example.com'], maxBodyBytes: 16 };
+
+  it('gives every refusal of MCP_REFUSALS, the body limit\'s included, and nothing else', async () => {
+    const refusals = await Promise.all([
+      vet(request({ ...JSON_HEADERS, origin: 'https://evil.example' }, '{}'), rules),
+      vet(request({ ...JSON_HEADERS, accept: 'text/html' }, '{}'), rules),
+      vet(request(JSON_HEADERS, JSON.stringify({ padding: 'x'.repeat(16) })), rules),
+      vet(request({ 'content-type': 'text/plain' }, '{}'), rules),
+    ]);
+    expect(refusals).toEqual([...MCP_REFUSALS]);
+    // The route table declares the same refusals for /mcp, so the OpenAPI document lists them.
+    expect(ROUTES.find((route) => route.answer === 'mcp')?.refusals).toEqual(MCP_REFUSALS);
+  });
+
+  it('passes a request within the rules on, its body parsed', async () => {
+    const vetted = (await vet(request(JSON_HEADERS, '{"a":1}'), rules)) as Vetted;
+    expect(vetted.body).toEqual({ a: 1 });
+    expect(vetted.forwarded.headers.get('accept')).toBe('application/json, text/event-stream');
+  });
+
+  it('refuses a preflight only for its origin', () => {
+    const preflight = (origin?: string) => new Request(URL_, { method: 'OPTIONS', headers: origin ? { origin } : {} });
+    expect(originRefusal(preflight('https://evil.example'), rules.allowedOrigins)).toBe('origin_not_allowed');
+    expect(originRefusal(preflight('https://app.example.com'), rules.allowedOrigins)).toBeUndefined();
+    expect(originRefusal(preflight(), rules.allowedOrigins)).toBeUndefined();
   });
 });

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createMcpHttpEndpoint, type McpHttpEndpoint } from '../../src/mcp/endpoint.ts';
+import { MAX_REPLAY_ENTRIES } from '../../src/mcp/replay.ts';
 import { describeResources } from '../../src/mcp/resources.ts';
 import { createMcpEndpoint, type McpEndpoint } from '../../src/mcp/server.ts';
 import { BASE, MCP_HEADERS, sampleFacts } from '../support/handler.ts';
@@ -21,12 +22,13 @@ function counted(endpoint: McpEndpoint) {
   return { calls, wrapped };
 }
 
-/** The HTTP endpoint over `sdk`, keeping `replayEntries` answers. */
-const endpoint = (sdk: McpEndpoint, replayEntries?: number) =>
-  createMcpHttpEndpoint(sampleFacts(), INFO, RESOURCES, { ...GATE, replayEntries }, BASE, async () => sdk);
+/** The HTTP endpoint over `sdk`, with a replay cache of its own. */
+const endpoint = (sdk: McpEndpoint) => createMcpHttpEndpoint(sampleFacts(), INFO, RESOURCES, GATE, BASE, async () => sdk);
 
-// The reference: the SDK's own answers, given the service's headers the same way, never replayed.
-const sdk = endpoint(sdkEndpoint(), 0);
+// The reference: the SDK's own answers, given the service's headers the same way, never replayed
+// (each request meets an empty cache).
+const reference = sdkEndpoint();
+const sdk: McpHttpEndpoint = (request, headers, limits) => endpoint(reference)(request, headers, limits);
 const inner = counted(sdkEndpoint());
 const replaying = endpoint(inner.wrapped);
 
@@ -187,16 +189,19 @@ describe('what is never replayed', () => {
     expect(inner.calls.count - before).toBe(2);
   });
 
-  it('keeps at most maxEntries answers, dropping the oldest', async () => {
+  it('keeps at most MAX_REPLAY_ENTRIES answers, dropping the oldest', async () => {
     const small = counted(sdkEndpoint());
-    const gate = endpoint(small.wrapped, 2);
-    const ping = frame('legacy', 'ping', {}, { id: 1 });
-    const list = frame('legacy', 'tools/list', {}, { id: 1 });
-    const call = frame('legacy', 'tools/call', { name: 'list_start_options', arguments: {} }, { id: 1 });
-    for (const { headers: h, body: b } of [ping, list, call, list, call]) await ask(gate, h, b);
-    expect(small.calls.count).toBe(3);
-    await ask(gate, ping.headers, ping.body);
-    expect(small.calls.count).toBe(4);
+    const gate = endpoint(small.wrapped);
+    const search = (query: number) => frame('legacy', 'tools/call', { name: 'search', arguments: { query: `q${query}` } }, { id: 1 });
+    for (let query = 0; query < MAX_REPLAY_ENTRIES; query++) await ask(gate, search(query).headers, search(query).body);
+    await ask(gate, search(0).headers, search(0).body);
+    expect(small.calls.count).toBe(MAX_REPLAY_ENTRIES);
+    await ask(gate, search(MAX_REPLAY_ENTRIES).headers, search(MAX_REPLAY_ENTRIES).body);
+    // The newest entry pushed out the oldest (q0 was replayed, not refreshed): it reaches the SDK again, q2 (still kept) does not.
+    await ask(gate, search(0).headers, search(0).body);
+    expect(small.calls.count).toBe(MAX_REPLAY_ENTRIES + 2);
+    await ask(gate, search(2).headers, search(2).body);
+    expect(small.calls.count).toBe(MAX_REPLAY_ENTRIES + 2);
   });
 
   it('gives every answer, replayed or not, the service headers, and errors no-store', async () => {

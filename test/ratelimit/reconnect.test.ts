@@ -5,7 +5,8 @@
  */
 import { createClient, type RedisClientType } from '@redis/client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { backoff, firstConnectionLatch, retrying, within } from '../../src/ratelimit/reconnect.ts';
+import { within } from '../../src/deadline.ts';
+import { backoff, firstConnectionLatch, retrying } from '../../src/ratelimit/reconnect.ts';
 import { startRedis, type RedisServer } from '../support/redis.ts';
 import { sleep } from '../support/ratelimit.ts';
 

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { MemoryStore } from '../../src/ratelimit/memory.ts';
 import { redisTargetOf } from '../../src/ratelimit/redis-target.ts';
+import { StartupError } from '../../src/startup-error.ts';
 import { makeHandler } from '../support/handler.ts';
 
 describe('redisTargetOf', () => {
@@ -15,10 +17,27 @@ describe('redisTargetOf', () => {
     expect(redisTargetOf({ redisUrl: '', redisClusterUrls: [] })).toBeUndefined();
   });
 
-  it('refuses two at once, as createHandler does', async () => {
-    expect(() => redisTargetOf({ redisUrl: 'redis://a:6379', redisClusterUrls: ['redis://b:7000'] })).toThrow(/one of redisUrl, redisClusterUrls and redisSentinel/);
+  it('refuses two at once, as createHandler does, naming the options', async () => {
+    expect(() => redisTargetOf({ redisUrl: 'redis://a:6379', redisClusterUrls: ['redis://b:7000'] })).toThrow(
+      /rateLimit\.redisUrl and rateLimit\.redisClusterUrls are both set: choose one shared store/,
+    );
     await expect(
       makeHandler({ rateLimit: { redisUrl: 'redis://a:6379', redisSentinel: { urls: ['redis://b:26379'], masterName: 'm' } } }),
-    ).rejects.toThrow(/not several/);
+    ).rejects.toThrow(/rateLimit\.redisUrl and rateLimit\.redisSentinel\.urls are both set/);
+  });
+
+  it('counts a store of the app\'s own as a choice: with a Redis one too, createHandler refuses both', async () => {
+    const refused = makeHandler({ rateLimit: { redisClusterUrls: ['redis://b:7000'], store: new MemoryStore() } });
+    await expect(refused).rejects.toBeInstanceOf(StartupError);
+    await expect(refused).rejects.toThrow(/rateLimit\.redisClusterUrls and rateLimit\.store are both set: choose one shared store/);
+    await expect(refused).rejects.toThrow(/rateLimit\.store for a store of your own\)\.$/);
+    expect(redisTargetOf({ store: new MemoryStore() })).toBeUndefined();
+  });
+
+  it('refuses half of Sentinel\'s pair, naming the missing half as the caller calls it', () => {
+    expect(() => redisTargetOf({ redisSentinel: { urls: ['redis://b:26379'] } })).toThrow(/rateLimit\.redisSentinel\.masterName is unset/);
+    const names = { redisUrl: 'R', redisClusterUrls: 'C', sentinelUrls: 'REDIS_SENTINEL_URLS', sentinelMaster: 'REDIS_SENTINEL_MASTER' };
+    const half = () => redisTargetOf({ redisSentinel: { masterName: 'm' } }, names);
+    expect(half).toThrow(/REDIS_SENTINEL_URLS is unset: REDIS_SENTINEL_URLS \(the sentinels\) and REDIS_SENTINEL_MASTER/);
   });
 });
