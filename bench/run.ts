@@ -2,7 +2,7 @@
  * @module `npm run bench`: throughput of the service against a bare baseline on Bun, Deno and Node,
  * cold start, memory under many clients, and the Redis store against the memory store.
  *
- * Not a test: nothing here asserts; it prints figures and ratios, writes them to README.md (between
+ * Not a test: nothing here asserts; it prints figures and ratios, writes them to docs/performance.md (between
  * the bench markers) and the raw numbers to bench/results/. Ratios from one interleaved run are the
  * figures to read: other work on the machine moves the absolute numbers.
  *
@@ -11,7 +11,7 @@
  * BENCH_SKIP (any of http,cold,rss,dispatch,redis), BENCH_SCENARIOS (ids of the HTTP rows to run, e.g.
  * product,mcp2025; a row measured against another brings that one along), BENCH_AUTOCANNON=1
  * (force autocannon), BENCH_NO_APT=1.
- * README.md is rewritten only by a full run (all runtimes, nothing skipped, every row).
+ * docs/performance.md is rewritten only by a full run (all runtimes, nothing skipped, every row).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
@@ -84,9 +84,9 @@ async function main() {
   log(`raw results: ${file}`);
   if (fullRun) {
     updateReadme(markdown);
-    log('README.md: Performance section updated');
+    log('docs/performance.md: figures updated');
   } else {
-    log('partial run (BENCH_RUNTIMES or BENCH_SKIP): README.md left as it is');
+    log('partial run (BENCH_RUNTIMES or BENCH_SKIP): docs/performance.md left as it is');
   }
   log(`done in ${report.seconds.toFixed(0)} s`);
 }

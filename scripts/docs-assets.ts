@@ -39,7 +39,11 @@ async function writeIfChanged(path: string, text: string): Promise<void> {
   if (old !== text) await writeFile(path, text);
 }
 
-export async function writeDocsAssets(): Promise<void> {
+/**
+ * Every generated file by its path under src/docs/generated/: the two asset modules and the
+ * renderer's licences. The unit tests import the modules from here, in memory, with no build.
+ */
+export async function generatedFiles(): Promise<Map<string, string>> {
   const renderer = JSON.parse(await readFile(join(RENDERER, 'package.json'), 'utf8')) as { name: string; version: string; license: string };
   const files = await Promise.all(
     SOURCES.map(async ({ name, from }) => {
@@ -58,12 +62,18 @@ export async function writeDocsAssets(): Promise<void> {
     header +
     '/** The text of each asset by file name (UTF-8 when served). */\n' +
     `export const DOCS_ASSET_TEXT: Record<string, string> = {\n${files.map(({ file, text }) => `  ${JSON.stringify(file)}: ${JSON.stringify(text)},\n`).join('')}};\n`;
-  await mkdir(join(GENERATED, 'licences', 'swagger-ui'), { recursive: true });
-  await writeIfChanged(join(GENERATED, 'manifest.ts'), manifest);
-  await writeIfChanged(join(GENERATED, 'bodies.ts'), bodies);
-  for (const licence of LICENCES) {
-    await writeIfChanged(join(GENERATED, 'licences', 'swagger-ui', licence), await readFile(join(RENDERER, licence), 'utf8'));
-  }
+  const modules = new Map([
+    ['manifest.ts', manifest],
+    ['bodies.ts', bodies],
+  ]);
+  for (const licence of LICENCES) modules.set(`licences/swagger-ui/${licence}`, await readFile(join(RENDERER, licence), 'utf8'));
+  return modules;
+}
+
+/** Writes the generated files into `dir` (src/docs/generated/ unless told). */
+export async function writeDocsAssets(dir = GENERATED): Promise<void> {
+  await mkdir(join(dir, 'licences', 'swagger-ui'), { recursive: true });
+  for (const [path, text] of await generatedFiles()) await writeIfChanged(join(dir, path), text);
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await writeDocsAssets();

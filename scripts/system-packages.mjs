@@ -4,7 +4,7 @@
  * and redis-cli to make a Cluster), Chromium for the docs page, and podman with buildah and runc to
  * build and run the Containerfile (crun, podman's default here, fails on hybrid cgroups). Installed with apt-get when they
  * are missing and this is root on a Debian machine; otherwise a message names them. Run by `.ci/run`
- * and by the tests' global setup, so `npm ci && npm test` works on a fresh machine.
+ * and by the end-to-end tests' global setup (test/e2e/), so `npm ci && npm test` works on a fresh machine.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';

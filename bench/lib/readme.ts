@@ -1,4 +1,4 @@
-/** @module Writes the benchmark's figures into README.md, between its bench markers. */
+/** @module Writes the benchmark's figures into docs/performance.md, between its bench markers. */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from './proc.ts';
@@ -6,9 +6,9 @@ import { ROOT } from './proc.ts';
 const START = '<!-- bench:start -->';
 const END = '<!-- bench:end -->';
 
-/** Replaces what is between the markers, or appends a Performance section holding them. */
+/** Replaces what is between the markers, or appends a section holding them. */
 export function updateReadme(markdown: string): void {
-  const path = join(ROOT, 'README.md');
+  const path = join(ROOT, 'docs/performance.md');
   const block = `${START}\n${markdown}\n${END}`;
   const text = existsSync(path) ? readFileSync(path, 'utf8') : '';
   const start = text.indexOf(START);
@@ -16,6 +16,6 @@ export function updateReadme(markdown: string): void {
   const next =
     start >= 0 && end > start
       ? text.slice(0, start) + block + text.slice(end + END.length)
-      : `${text}${text && !text.endsWith('\n') ? '\n' : ''}${text ? '\n' : ''}## Performance\n\n${block}\n`;
+      : `${text}${text && !text.endsWith('\n') ? '\n' : ''}${text ? '\n' : ''}## Latest figures\n\n${block}\n`;
   writeFileSync(path, next);
 }

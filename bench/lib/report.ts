@@ -1,4 +1,4 @@
-/** @module The markdown report of one bench run, and its place in README.md. */
+/** @module The markdown report of one bench run, and its place in docs/performance.md. */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ColdStart } from './coldstart.ts';

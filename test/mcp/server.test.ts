@@ -4,7 +4,7 @@
  * instructions from the facts, capabilities whose lists never change, the 2026-07-28 cache hints on
  * exactly the cacheable results, one list of protocol revisions in server/discover and in the
  * -32022 error, JSON answers without a session on both eras, and the resources it registers.
- * (test/mcp/clients.test.ts runs the full tool, prompt and resource exchanges on every runtime.)
+ * (test/e2e/mcp/clients.test.ts runs the full tool, prompt and resource exchanges on every runtime.)
  */
 import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client';
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';

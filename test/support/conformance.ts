@@ -1,6 +1,7 @@
 /**
  * The official MCP conformance suite (@modelcontextprotocol/conformance) as its CLI: its dist needs
- * Node 22 or later, so it runs on the project's Bun. The suite judges its own run against the
+ * Node 22 or later, so it runs on the project's Bun. Pinned here and installed on first run, not a
+ * dev dependency (its engines would make every `npm ci` warn). The suite judges its own run against the
  * baseline (--expected-failures); the same judgement is made here from its results
  * (`<output>/server-<scenario>-<time>/checks.json`) so that a failing test names the checks, and
  * over every scenario run, the ones a requirement set runs without scoring included.
@@ -9,10 +10,14 @@ import { execFile } from 'node:child_process';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ROOT } from './entries.ts';
+import { installedTool } from './tools.ts';
 
 export const REQUIREMENT_SETS = ['2026-07-28', '2025-11-25'] as const;
 export const BASELINE = join(ROOT, 'test', 'fixtures', 'mcp-conformance-baseline.yml');
-const SUITE = join(ROOT, 'node_modules', '@modelcontextprotocol', 'conformance');
+// npm's `latest` tag is still 0.1.16, which knows neither requirement set.
+const SUITE_VERSION = '0.2.0-alpha.12';
+const NAME = '@modelcontextprotocol/conformance';
+const suite = async () => join(await installedTool(NAME, SUITE_VERSION), 'node_modules', NAME);
 const BUN = join(ROOT, 'node_modules', '.bin', 'bun');
 
 export interface Check {
@@ -48,7 +53,7 @@ export async function readBaseline(path = BASELINE) {
 
 /** The scenarios a requirement set scores, from the suite's frozen requirements file. */
 export async function scoredScenarios(requirements: string): Promise<string[]> {
-  return yamlList(await readFile(join(SUITE, 'requirements', `${requirements}.yaml`), 'utf8'), 'server').map(({ value }) => value);
+  return yamlList(await readFile(join(await suite(), 'requirements', `${requirements}.yaml`), 'utf8'), 'server').map(({ value }) => value);
 }
 
 export interface SuiteRun {
@@ -59,7 +64,8 @@ export interface SuiteRun {
 
 /** Runs the server scenarios of one requirement set against `url`, writing results under `outputDir`. */
 export async function runSuite(url: string, requirements: string, outputDir: string): Promise<SuiteRun> {
-  const args = [join(SUITE, 'dist', 'index.js'), 'server', '--url', url, '--requirements', requirements, '--expected-failures', BASELINE, '-o', outputDir];
+  const cli = join(await suite(), 'dist', 'index.js');
+  const args = [cli, 'server', '--url', url, '--requirements', requirements, '--expected-failures', BASELINE, '-o', outputDir];
   const { code, output } = await new Promise<{ code: number; output: string }>((resolve) => {
     execFile(BUN, args, { cwd: ROOT, timeout: 300_000, maxBuffer: 16 * 1024 * 1024, env: { ...process.env, NO_COLOR: '1' } }, (error, stdout, stderr) =>
       resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, output: stdout + stderr }),

@@ -4,11 +4,11 @@
  */
 import { createClient } from '@redis/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Handler } from '../../src/handler.ts';
-import { createRedisStore } from '../../src/ratelimit/redis.ts';
-import { freePort, slowLink, startRedis, type RedisServer, type SlowLink } from '../support/redis.ts';
-import { closeHandlers, makeHandler, send } from '../support/handler.ts';
-import { awayFromWindowEdge, checkNetworkPolicies, eventually, limits, NETWORK_POLICIES, sleep } from '../support/ratelimit.ts';
+import type { Handler } from '../../../src/handler.ts';
+import { createRedisStore } from '../../../src/ratelimit/redis.ts';
+import { freePort, slowLink, startRedis, type RedisServer, type SlowLink } from '../../support/redis.ts';
+import { closeHandlers, makeHandler, send } from '../../support/handler.ts';
+import { awayFromWindowEdge, checkNetworkPolicies, eventually, limits, NETWORK_POLICIES, sleep } from '../../support/ratelimit.ts';
 
 const WINDOW = 3600;
 const HEALTH_CLIENT = '192.0.2.250';

@@ -5,10 +5,10 @@
  */
 import { createClient, type RedisClientType } from '@redis/client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { within } from '../../src/deadline.ts';
-import { backoff, firstConnectionLatch, retrying } from '../../src/ratelimit/reconnect.ts';
-import { startRedis, type RedisServer } from '../support/redis.ts';
-import { sleep } from '../support/ratelimit.ts';
+import { within } from '../../../src/deadline.ts';
+import { backoff, firstConnectionLatch, retrying } from '../../../src/ratelimit/reconnect.ts';
+import { startRedis, type RedisServer } from '../../support/redis.ts';
+import { sleep } from '../../support/ratelimit.ts';
 
 let redis: RedisServer;
 beforeAll(async () => {

@@ -7,9 +7,9 @@
  * down at first.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { connectRedis, type Increment, type RedisConnection } from '../../src/ratelimit/redis-connection.ts';
-import type { RedisTarget } from '../../src/ratelimit/redis-target.ts';
-import { sleep } from '../support/ratelimit.ts';
+import { connectRedis, type Increment, type RedisConnection } from '../../../src/ratelimit/redis-connection.ts';
+import type { RedisTarget } from '../../../src/ratelimit/redis-target.ts';
+import { sleep } from '../../support/ratelimit.ts';
 import {
   freePort,
   redisCli,
@@ -19,7 +19,7 @@ import {
   type RedisClusterProcesses,
   type RedisSentinelProcesses,
   type RedisServer,
-} from '../support/redis.ts';
+} from '../../support/redis.ts';
 
 const OPTIONS = { commandTimeoutMs: 250, maxPendingCommands: 100 };
 

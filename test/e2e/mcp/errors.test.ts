@@ -6,7 +6,7 @@
  */
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ENTRIES, startEntry, type RunningEntry } from '../support/entries.ts';
+import { ENTRIES, startEntry, type RunningEntry } from '../../support/entries.ts';
 import {
   call,
   ERAS,
@@ -21,7 +21,7 @@ import {
   post,
   TOOL_NAMES,
   type Era,
-} from '../support/mcp.ts';
+} from '../../support/mcp.ts';
 
 const LIMIT = 65536;
 

@@ -13,7 +13,7 @@ import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { Miniflare } from 'miniflare';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT } from '../support/entries.ts';
+import { ROOT } from '../../support/entries.ts';
 
 const WORKER = join(ROOT, 'test/fixtures/counter-worker.ts');
 /**

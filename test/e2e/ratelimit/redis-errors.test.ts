@@ -6,10 +6,10 @@
  */
 import { TimeoutError } from '@redis/client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { connectRedis, type RedisConnection } from '../../src/ratelimit/redis-connection.ts';
-import { RedisStoreError, storeError } from '../../src/ratelimit/redis-errors.ts';
-import type { RedisTarget } from '../../src/ratelimit/redis-target.ts';
-import { freePort, redisCli, startRedis, type RedisServer } from '../support/redis.ts';
+import { connectRedis, type RedisConnection } from '../../../src/ratelimit/redis-connection.ts';
+import { RedisStoreError, storeError } from '../../../src/ratelimit/redis-errors.ts';
+import type { RedisTarget } from '../../../src/ratelimit/redis-target.ts';
+import { freePort, redisCli, startRedis, type RedisServer } from '../../support/redis.ts';
 
 const OPTIONS = { commandTimeoutMs: 250, maxPendingCommands: 100 };
 const USER = 'limited-user';

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ROOT } from './support/entries.ts';
+import { ROOT } from '../support/entries.ts';
 
 const execFile = promisify(execFileCallback);
 const dir = mkdtempSync(join(tmpdir(), 'cli-check-'));

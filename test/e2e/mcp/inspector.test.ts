@@ -1,23 +1,27 @@
 /**
  * The MCP Inspector's CLI (`@modelcontextprotocol/inspector`, `mcp-inspector --cli`) against a
  * running entry, headless and from the repository root: list the tools and prompts, call tools,
- * exit code 0, JSON on stdout.
+ * exit code 0, JSON on stdout. Not a dev dependency (it asks for Node 22.19+, and `npm ci` would warn
+ * about its engines): installed at this version on first run.
  */
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, RUNTIMES, startEntry, type RunningEntry } from '../support/entries.ts';
-import { PROMPT_NAMES, TOOL_NAMES } from '../support/mcp.ts';
+import { ROOT, RUNTIMES, startEntry, type RunningEntry } from '../../support/entries.ts';
+import { PROMPT_NAMES, TOOL_NAMES } from '../../support/mcp.ts';
+import { installedTool } from '../../support/tools.ts';
 
-const INSPECTOR = join(ROOT, 'node_modules', '.bin', 'mcp-inspector');
+const VERSION = '2.12.0';
+let inspectorBin: string;
 
 // The CLI keeps a catalog and storage under the home directory: a throwaway one per run.
 let home: string;
 beforeAll(async () => {
+  inspectorBin = join(await installedTool('@modelcontextprotocol/inspector', VERSION), 'node_modules/.bin/mcp-inspector');
   home = await mkdtemp(join(tmpdir(), 'inspector-home-'));
-});
+}, 180_000);
 afterAll(async () => {
   await rm(home, { recursive: true, force: true });
 });
@@ -26,7 +30,7 @@ function inspector(url: string, ...args: string[]): Promise<{ code: number; stdo
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      [INSPECTOR, '--cli', `${url}/mcp`, '--transport', 'http', ...args],
+      [inspectorBin, '--cli', `${url}/mcp`, '--transport', 'http', ...args],
       { cwd: ROOT, timeout: 60_000, env: { ...process.env, HOME: home, NO_COLOR: '1' } },
       (error, stdout, stderr) => resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr }),
     );

@@ -1,5 +1,5 @@
 /**
- * Host apps as a developer writes them from the README: each example in examples/ (Hono, Express,
+ * Host apps as a developer writes them from the docs (docs/embedding.md): each example in examples/ (Hono, Express,
  * node:http, Bun, Deno) run in a fresh project that installed the packed tarball with npm and with
  * pnpm (whose strict node_modules refuses an import of a package the app does not depend on). Each
  * hands the handler exactly the paths of the route table and answers its own, `/api/v2/things` too.
@@ -11,11 +11,11 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import pkg from '../package.json' with { type: 'json' };
-import { pathsOf } from '../src/route.ts';
-import { ROUTES } from '../src/routes.ts';
-import { ROOT } from './support/entries.ts';
-import { installConsumer, packOnce } from './support/package.ts';
+import pkg from '../../package.json' with { type: 'json' };
+import { pathsOf } from '../../src/route.ts';
+import { ROUTES } from '../../src/routes.ts';
+import { ROOT } from '../support/entries.ts';
+import { installConsumer, packOnce } from '../support/package.ts';
 
 interface HostApp {
   name: string;
@@ -155,9 +155,8 @@ describe.each(['npm', 'pnpm'] as const)('host apps installed from the tarball wi
   });
 });
 
-describe('the README section on embedding', () => {
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-  const section = readme.slice(readme.indexOf('### Embedded in your app'), readme.indexOf('\n## ', readme.indexOf('### Embedded in your app')));
+describe('the docs chapter on embedding', () => {
+  const section = readFileSync(join(ROOT, 'docs/embedding.md'), 'utf8');
 
   it('lists every path of the route table', () => {
     expect(section.length).toBeGreaterThan(0);
@@ -172,8 +171,9 @@ describe('the README section on embedding', () => {
     }
   });
 
-  it('shows the Express example whole', () => {
+  it('shows the Express example whole, as the README does', () => {
     const source = readFileSync(join(ROOT, 'examples/express-app.ts'), 'utf8');
     expect(section).toContain(source.slice(source.indexOf('import express')));
+    expect(readFileSync(join(ROOT, 'README.md'), 'utf8')).toContain(source.slice(source.indexOf('import express')));
   });
 });

@@ -10,8 +10,8 @@ import { Client as ModernClient, StreamableHTTPClientTransport as ModernTranspor
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ENTRIES, startEntry, type RunningEntry } from '../support/entries.ts';
-import { LEGACY_VERSIONS, looksLikeCredential, MODERN, newAjv, PROMPT_NAMES, propertyNames, READ_ONLY, TOOL_NAMES } from '../support/mcp.ts';
+import { ENTRIES, startEntry, type RunningEntry } from '../../support/entries.ts';
+import { LEGACY_VERSIONS, looksLikeCredential, MODERN, newAjv, PROMPT_NAMES, propertyNames, READ_ONLY, TOOL_NAMES } from '../../support/mcp.ts';
 
 interface Tool {
   name: string;

@@ -9,8 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import pkg from '../package.json' with { type: 'json' };
-import { ROOT } from './support/entries.ts';
+import pkg from '../../package.json' with { type: 'json' };
+import { ROOT } from '../support/entries.ts';
 
 const execFile = promisify(execFileCallback);
 const work = mkdtempSync(join(tmpdir(), 'publish-'));

@@ -8,8 +8,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { judge, readBaseline, REQUIREMENT_SETS, runSuite, scoredScenarios, type ScenarioResult, type SuiteRun } from '../support/conformance.ts';
-import { ENTRIES, startEntry, type RunningEntry } from '../support/entries.ts';
+import { judge, readBaseline, REQUIREMENT_SETS, runSuite, scoredScenarios, type ScenarioResult, type SuiteRun } from '../../support/conformance.ts';
+import { ENTRIES, startEntry, type RunningEntry } from '../../support/entries.ts';
 
 describe('the conformance baseline', () => {
   it('names each entry as scenario or scenario:check-id, once, each under a comment giving its reason', async () => {

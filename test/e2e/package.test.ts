@@ -10,11 +10,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { factsJsonSchema } from '../src/facts-schema.ts';
-import { send } from './support/e2e.ts';
-import { ROOT } from './support/entries.ts';
-import pkg from '../package.json' with { type: 'json' };
-import { execFile, installConsumer, packOnce } from './support/package.ts';
+import { factsJsonSchema } from '../../src/facts-schema.ts';
+import { send } from '../support/e2e.ts';
+import { ROOT } from '../support/entries.ts';
+import pkg from '../../package.json' with { type: 'json' };
+import { execFile, installConsumer, packOnce } from '../support/package.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'package-consumer-'));
 const BIN = join(dir, 'node_modules/.bin/product-discovery');
