@@ -21,7 +21,7 @@ export function vercelJson(paths: string[]): string {
 /** Netlify reads `config` from the function file's text (it cannot follow an import), so the paths are written out. */
 export function netlifyFunction(paths: string[]): string {
   return [
-    '// The service as a Netlify Function on exactly the paths it serves; every other path stays the site\'s own.',
+    "// The service as a Netlify Function on exactly the paths it serves; every other path stays the site's own.",
     '// `config.path` is generated from the route table: `npm run deploy:routes` in product-discovery-api.',
     "export { default } from 'product-discovery-api/netlify';",
     '',

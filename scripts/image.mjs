@@ -12,7 +12,9 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const has = (tool) => spawnSync(tool, ['--version'], { stdio: 'ignore' }).status === 0;
 const tool = has('podman') ? 'podman' : has('docker') ? 'docker' : undefined;
 if (!tool) {
-  console.error('Cannot build the image: neither podman nor docker is installed. Install one (e.g. apt-get install podman) and run `npm run image` again.');
+  console.error(
+    'Cannot build the image: neither podman nor docker is installed. Install one (e.g. apt-get install podman) and run `npm run image` again.',
+  );
   process.exit(1);
 }
 const format = tool === 'podman' ? ['--format', 'docker'] : [];

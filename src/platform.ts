@@ -21,7 +21,10 @@ export interface Platform {
 
 type Env = Record<string, string | undefined>;
 
-/** Vercel: production at the project's production domain, previews at their own URL; `vercel dev` (no VERCEL_ENV or `development`) on plain HTTP. */
+/**
+ * Vercel: production at the project's production domain, previews at their own URL; `vercel dev`
+ * (no VERCEL_ENV, or `development`) on plain HTTP.
+ */
 export const VERCEL: Platform = {
   deploymentUrl: ({ VERCEL_ENV, VERCEL_PROJECT_PRODUCTION_URL, VERCEL_URL }) => {
     const host = VERCEL_ENV === 'production' ? VERCEL_PROJECT_PRODUCTION_URL || VERCEL_URL : VERCEL_URL;
@@ -31,9 +34,13 @@ export const VERCEL: Platform = {
   variables: 'VERCEL_PROJECT_PRODUCTION_URL and VERCEL_URL (set by Vercel)',
 };
 
-/** Netlify: URL is the site's main address (its custom domain when set; `netlify dev`'s own address locally), DEPLOY_PRIME_URL a preview's or branch deploy's. */
+/**
+ * Netlify: URL is the site's main address (its custom domain when set; `netlify dev`'s own address
+ * locally), DEPLOY_PRIME_URL a Deploy Preview's or branch deploy's.
+ */
 export const NETLIFY: Platform = {
-  deploymentUrl: ({ CONTEXT, URL, DEPLOY_PRIME_URL }) => (CONTEXT === 'deploy-preview' || CONTEXT === 'branch-deploy' ? DEPLOY_PRIME_URL || URL : URL),
+  deploymentUrl: ({ CONTEXT, URL, DEPLOY_PRIME_URL }) =>
+    CONTEXT === 'deploy-preview' || CONTEXT === 'branch-deploy' ? DEPLOY_PRIME_URL || URL : URL,
   variables: 'URL and DEPLOY_PRIME_URL (set by Netlify)',
 };
 

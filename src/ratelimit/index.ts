@@ -68,7 +68,11 @@ interface Applied extends Quota {
   shared: boolean;
 }
 
-export async function createRateLimit(given: Partial<RateLimitOptions> | undefined, trust: ClientTrust, logger: Logger): Promise<RateLimit> {
+export async function createRateLimit(
+  given: Partial<RateLimitOptions> | undefined,
+  trust: ClientTrust,
+  logger: Logger,
+): Promise<RateLimit> {
   const options = withDefaults(RATE_LIMIT_DEFAULTS, given);
   const { quota, windowSeconds, fail, ipv6PrefixBits, store: own } = options;
   const target = redisTargetOf(options);

@@ -25,7 +25,13 @@ async function run(name: string): Promise<void> {
   // Host networking: no port mapping to set up; the image's HOST (0.0.0.0) and PORT are what listen.
   await podman('run', '-d', '--name', name, '--network', 'host', '-e', `PORT=${port}`, '-e', `PUBLIC_BASE_URL=${base}`, IMAGE);
   for (let tries = 0; tries < 200; tries++) {
-    if (await request(`${base}/api/v1/health`).then((answer) => answer.status === 200, () => false)) return;
+    if (
+      await request(`${base}/api/v1/health`).then(
+        (answer) => answer.status === 200,
+        () => false,
+      )
+    )
+      return;
     await sleep(100);
   }
   throw new Error(`the container did not serve:\n${await podman('logs', name)}`);
@@ -37,19 +43,28 @@ beforeAll(async () => {
   const started = Date.now();
   await podman(
     'build',
-    '--format', 'docker', // HEALTHCHECK is a Docker-format field; OCI images drop it
-    '--network', 'none',
+    '--format',
+    'docker', // HEALTHCHECK is a Docker-format field; OCI images drop it
+    '--network',
+    'none',
     // The build image's npm installs offline from this machine's npm cache.
-    '--volume', `${join(homedir(), '.npm')}:/root/.npm`,
-    '--build-arg', `BUILD_IMAGE=${images.build}`,
-    '--build-arg', `RUN_IMAGE=${images.run}`,
-    '--tag', IMAGE,
-    '--file', join(ROOT, 'Containerfile'),
+    '--volume',
+    `${join(homedir(), '.npm')}:/root/.npm`,
+    '--build-arg',
+    `BUILD_IMAGE=${images.build}`,
+    '--build-arg',
+    `RUN_IMAGE=${images.run}`,
+    '--tag',
+    IMAGE,
+    '--file',
+    join(ROOT, 'Containerfile'),
     ROOT,
   );
   const size = Number(await podman('image', 'inspect', '--format', '{{.Size}}', IMAGE));
   const baseSize = Number(await podman('image', 'inspect', '--format', '{{.Size}}', images.run));
-  console.log(`container image: built in ${Math.round((Date.now() - started) / 1000)} s, ${(size / 1e6).toFixed(0)} MB, of which the service adds ${((size - baseSize) / 1e6).toFixed(0)} MB to its Node base`);
+  console.log(
+    `container image: built in ${Math.round((Date.now() - started) / 1000)} s, ${(size / 1e6).toFixed(0)} MB, of which the service adds ${((size - baseSize) / 1e6).toFixed(0)} MB to its Node base`,
+  );
   port = await freePort();
   base = `http://127.0.0.1:${port}`;
   await run(NAME);
@@ -60,7 +75,7 @@ afterAll(async () => {
 });
 
 describe('the container image', () => {
-  it('serves on $PORT as a non-root user, with the image\'s configuration', async () => {
+  it("serves on $PORT as a non-root user, with the image's configuration", async () => {
     const answer = await request(`${base}/api/v1`);
     expect(answer.status).toBe(200);
     expect(answer.text).toContain(`"${base}/openapi.json"`);
@@ -84,7 +99,10 @@ describe('the container image', () => {
 
   it('holds no shell and no package manager', async () => {
     const found = await podman(
-      'exec', NAME, '/nodejs/bin/node', '-e',
+      'exec',
+      NAME,
+      '/nodejs/bin/node',
+      '-e',
       `const fs = require('fs');
        const names = ['sh', 'bash', 'dash', 'ash', 'busybox', 'npm', 'npx', 'yarn', 'apt', 'apt-get', 'dpkg', 'apk'];
        const dirs = ['/bin', '/sbin', '/usr/bin', '/usr/sbin', '/usr/local/bin', '/nodejs/bin'];
@@ -101,11 +119,15 @@ describe('the container image', () => {
     const half = Math.floor(body.length / 2);
     let answered: (value: { status: number; text: string }) => void;
     const answer = new Promise<{ status: number; text: string }>((resolve) => (answered = resolve));
-    const req = httpRequest(`${base}/mcp`, { method: 'POST', headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) }, agent: false }, (res) => {
-      let text = '';
-      res.on('data', (chunk) => (text += chunk));
-      res.on('end', () => answered({ status: res.statusCode!, text }));
-    });
+    const req = httpRequest(
+      `${base}/mcp`,
+      { method: 'POST', headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) }, agent: false },
+      (res) => {
+        let text = '';
+        res.on('data', (chunk) => (text += chunk));
+        res.on('end', () => answered({ status: res.statusCode!, text }));
+      },
+    );
     req.write(body.slice(0, half));
     await sleep(300);
     let exited = false;

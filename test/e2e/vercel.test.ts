@@ -41,27 +41,35 @@ afterAll(async () => {
 });
 
 describe('Vercel (vercel dev --local)', () => {
-  it('serves the service on the paths vercel.json routes, with {base} from Vercel\'s deployment URL', async () => {
-    const root = await request(`${vercel.url}/`, { headers: { host: 'evil.example' } });
-    expect(root.status, vercel.output()).toBe(200);
-    // `vercel dev` sets VERCEL_URL to the address it listens on; a forged Host changes nothing.
-    expect(JSON.parse(root.text).links.api).toBe(`${vercel.url}/api/v1`);
-    const health = await request(`${vercel.url}/api/v1/health`);
-    expect(JSON.parse(health.text)).toMatchObject({ status: 'ok', rateLimitStore: 'redis' });
-    const llms = await request(`${vercel.url}/llms.txt`);
-    expect(llms.status).toBe(200);
-    expect(llms.headers['content-type']).toBe('text/markdown; charset=utf-8');
-    expect(llms.headers['ratelimit-policy']).toBe('"default";q=1000;w=3600');
-  }, SLOW);
+  it(
+    "serves the service on the paths vercel.json routes, with {base} from Vercel's deployment URL",
+    async () => {
+      const root = await request(`${vercel.url}/`, { headers: { host: 'evil.example' } });
+      expect(root.status, vercel.output()).toBe(200);
+      // `vercel dev` sets VERCEL_URL to the address it listens on; a forged Host changes nothing.
+      expect(JSON.parse(root.text).links.api).toBe(`${vercel.url}/api/v1`);
+      const health = await request(`${vercel.url}/api/v1/health`);
+      expect(JSON.parse(health.text)).toMatchObject({ status: 'ok', rateLimitStore: 'redis' });
+      const llms = await request(`${vercel.url}/llms.txt`);
+      expect(llms.status).toBe(200);
+      expect(llms.headers['content-type']).toBe('text/markdown; charset=utf-8');
+      expect(llms.headers['ratelimit-policy']).toBe('"default";q=1000;w=3600');
+    },
+    SLOW,
+  );
 
-  it('answers MCP with the request body passed through', async () => {
-    const { headers, body } = frame('legacy', 'tools/list');
-    const answer = await request(`${vercel.url}/mcp`, { method: 'POST', headers, body });
-    expect(answer.status).toBe(200);
-    expect(JSON.parse(answer.text).result.tools.map((tool: { name: string }) => tool.name)).toContain('search');
-  }, SLOW);
+  it(
+    'answers MCP with the request body passed through',
+    async () => {
+      const { headers, body } = frame('legacy', 'tools/list');
+      const answer = await request(`${vercel.url}/mcp`, { method: 'POST', headers, body });
+      expect(answer.status).toBe(200);
+      expect(JSON.parse(answer.text).result.tools.map((tool: { name: string }) => tool.name)).toContain('search');
+    },
+    SLOW,
+  );
 
-  it('leaves every other path to Vercel: its own 404, not the service\'s problem', async () => {
+  it("leaves every other path to Vercel: its own 404, not the service's problem", async () => {
     for (const path of UNSERVED) {
       expect(isServedPath(path), path).toBe(false);
       const answer = await request(`${vercel.url}${path}`);
@@ -71,14 +79,21 @@ describe('Vercel (vercel dev --local)', () => {
     }
   });
 
-  it('counts a client by the address Vercel saw (X-Real-IP): a forged X-Forwarded-For or X-Real-IP changes nothing', async () => {
-    const first = remaining(await request(`${vercel.url}/api/v1`, { from: '127.0.0.3' }));
-    expect(first).toBe(999);
-    const forged = await request(`${vercel.url}/api/v1`, { from: '127.0.0.3', headers: { 'x-forwarded-for': '198.51.100.1', 'x-real-ip': '198.51.100.2' } });
-    expect(remaining(forged)).toBe(first - 1);
-    const again = await request(`${vercel.url}/api/v1`, { from: '127.0.0.3', headers: { 'x-forwarded-for': '198.51.100.3' } });
-    expect(remaining(again)).toBe(first - 2);
-    // Another connection address is another client, with a count of its own.
-    expect(remaining(await request(`${vercel.url}/api/v1`, { from: '127.0.0.4' }))).toBe(999);
-  }, SLOW);
+  it(
+    'counts a client by the address Vercel saw (X-Real-IP): a forged X-Forwarded-For or X-Real-IP changes nothing',
+    async () => {
+      const first = remaining(await request(`${vercel.url}/api/v1`, { from: '127.0.0.3' }));
+      expect(first).toBe(999);
+      const forged = await request(`${vercel.url}/api/v1`, {
+        from: '127.0.0.3',
+        headers: { 'x-forwarded-for': '198.51.100.1', 'x-real-ip': '198.51.100.2' },
+      });
+      expect(remaining(forged)).toBe(first - 1);
+      const again = await request(`${vercel.url}/api/v1`, { from: '127.0.0.3', headers: { 'x-forwarded-for': '198.51.100.3' } });
+      expect(remaining(again)).toBe(first - 2);
+      // Another connection address is another client, with a count of its own.
+      expect(remaining(await request(`${vercel.url}/api/v1`, { from: '127.0.0.4' }))).toBe(999);
+    },
+    SLOW,
+  );
 });

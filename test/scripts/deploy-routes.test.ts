@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { isServedPath, servedPaths } from '../../src/routes.ts';
 import { drifted, netlifyFunction, vercelJson, VERCEL_FUNCTION } from '../../scripts/deploy-routes.ts';
 
-describe('the platforms\' route lists', () => {
+describe("the platforms' route lists", () => {
   it('are committed as the route table gives them (run `npm run deploy:routes` when this fails)', () => {
     expect(drifted()).toEqual([]);
   });
@@ -14,7 +14,7 @@ describe('the platforms\' route lists', () => {
     expect(rewrites.map((rewrite) => rewrite.source).filter((path) => !isServedPath(path))).toEqual(['/skill.md']);
   });
 
-  it('list exactly the served paths in Netlify\'s function file and the package\'s `config`', async () => {
+  it("list exactly the served paths in Netlify's function file and the package's `config`", async () => {
     // The entry checks its configuration as it loads.
     vi.stubEnv('PUBLIC_BASE_URL', 'https://api.example.com');
     const { config } = await import('../../src/entry/netlify.ts');

@@ -66,7 +66,10 @@ function rootfs(nodePath: string): string {
   copyInto(root, node, nodePath);
   for (const library of libraries(node)) copyInto(root, library);
   mkdirSync(join(root, 'etc'));
-  writeFileSync(join(root, 'etc/passwd'), 'root:x:0:0:root:/root:/sbin/nologin\nnonroot:x:65532:65532:nonroot:/home/nonroot:/sbin/nologin\n');
+  writeFileSync(
+    join(root, 'etc/passwd'),
+    'root:x:0:0:root:/root:/sbin/nologin\nnonroot:x:65532:65532:nonroot:/home/nonroot:/sbin/nologin\n',
+  );
   writeFileSync(join(root, 'etc/group'), 'root:x:0:\nnonroot:x:65532:\n');
   for (const dir of ['tmp', 'root', 'home/nonroot']) mkdirSync(join(root, dir), { recursive: true });
   chmodSync(join(root, 'tmp'), 0o1777);
@@ -90,7 +93,15 @@ export async function makeBaseImages(): Promise<typeof BASE_IMAGES> {
   }
   if ((await podmanStatus('image', 'exists', BASE_IMAGES.build)).code !== 0) {
     const root = rootfs('/usr/local/bin/node');
-    const npm = dirname(dirname(execFileSync('node', ['-p', "require.resolve('npm/package.json', { paths: ['/usr/lib/node_modules', '/usr/local/lib/node_modules'] })"], { encoding: 'utf8' }).trim()));
+    const npm = dirname(
+      dirname(
+        execFileSync(
+          'node',
+          ['-p', "require.resolve('npm/package.json', { paths: ['/usr/lib/node_modules', '/usr/local/lib/node_modules'] })"],
+          { encoding: 'utf8' },
+        ).trim(),
+      ),
+    );
     cpSync(join(npm, 'npm'), join(root, 'usr/local/lib/node_modules/npm'), { recursive: true });
     symlinkSync('../lib/node_modules/npm/bin/npm-cli.js', join(root, 'usr/local/bin/npm'));
     // npm's bin starts with `#!/usr/bin/env node`.

