@@ -14,7 +14,7 @@ export const VERCEL_FUNCTION = '/api/product-discovery';
 
 /** Vercel: one rewrite per served path to the catch-all function (exact paths, so other paths get Vercel's own 404). */
 export function vercelJson(paths: string[]): string {
-  const rewrites = paths.map((source) => `    ${JSON.stringify({ source, destination: VERCEL_FUNCTION })}`);
+  const rewrites = paths.map((source) => `    { "source": ${JSON.stringify(source)}, "destination": "${VERCEL_FUNCTION}" }`);
   return `{\n  "$schema": "https://openapi.vercel.sh/vercel.json",\n  "rewrites": [\n${rewrites.join(',\n')}\n  ]\n}\n`;
 }
 
