@@ -48,8 +48,8 @@ export const AI_AGENTS = (Object.keys(KNOWN_AGENTS) as KnownAgent[]).filter((nam
 
 export interface Agent {
   agentClass: AgentClass;
-  /** The known agent's name (a `KNOWN_AGENTS` key), when it is one. */
-  agentName?: KnownAgent;
+  /** The known agent's name (a `KNOWN_AGENTS` key, or a known MCP client's declared name), when it is one. */
+  agentName?: KnownAgent | KnownMcpClient;
 }
 
 // crawler-user-agents' own advice: one alternation of the patterns, matched case-insensitively; only
@@ -95,4 +95,22 @@ export function agentOf(userAgent: string | null | undefined): Agent {
     remembered.set(userAgent, agent);
   }
   return agent;
+}
+
+/**
+ * MCP clients that declare these names (`clientInfo.name`) are named in the logs, spans and
+ * metrics; any other declared name is an `mcp-client` without a name, so a caller's free text
+ * never becomes a series.
+ */
+export const KNOWN_MCP_CLIENTS = ['claude-ai', 'claude-code', 'openai-mcp', 'Visual Studio Code', 'cursor-vscode', 'mcp-inspector'] as const;
+export type KnownMcpClient = (typeof KNOWN_MCP_CLIENTS)[number];
+
+/**
+ * The agent behind an MCP message: a known agent by its User-Agent stays itself; anything else is an
+ * MCP client, named when its declared name is a known one.
+ */
+export function mcpAgentOf(agent: Agent, declaredName: unknown): Agent {
+  if (agent.agentName) return agent;
+  const agentName = KNOWN_MCP_CLIENTS.find((name) => name === declaredName);
+  return agentName ? { agentClass: 'mcp-client', agentName } : { agentClass: 'mcp-client' };
 }

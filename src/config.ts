@@ -12,6 +12,7 @@ import { RATE_LIMIT_DEFAULTS, type RateLimitOptions } from './ratelimit/index.ts
 import { PoliciesJson, pathOf } from './ratelimit/policies.ts';
 import { RedisUrl, redisTargetOf, RedisUrlList } from './ratelimit/redis-target.ts';
 import { StartupError } from './startup-error.ts';
+import type { TelemetryConfig } from './telemetry/sdk.ts';
 
 /** What only a runtime entry needs; every other default belongs to the module it configures. */
 const DEFAULTS = { port: 8787, host: '127.0.0.1' };
@@ -105,6 +106,21 @@ const Environment = v.object({
   ),
   DOCS_PAGE: v.optional(v.picklist(['on', 'off'], 'must be "on" or "off"'), 'on'),
   CONTENT_SIGNAL: v.optional(contentSignal, CONTENT_SIGNAL_DEFAULT),
+  METRICS_PORT: v.optional(wholeNumber(1, 65535)),
+  SERVER_TIMING: v.optional(v.picklist(['on', 'off'], 'must be "on" or "off"'), 'off'),
+  // OpenTelemetry's own variables (opentelemetry.io/docs/specs/otel/protocol/exporter), as far as they decide what starts.
+  OTEL_EXPORTER_OTLP_PROTOCOL: v.optional(
+    v.picklist(['http/protobuf', 'http/json'], 'must be "http/protobuf" or "http/json" (OTLP over HTTP; gRPC is not supported)'),
+  ),
+  OTEL_EXPORTER_OTLP_ENDPOINT: v.optional(httpOrigin),
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: v.optional(httpOrigin),
+  OTEL_EXPORTER_OTLP_METRICS_ENDPOINT: v.optional(httpOrigin),
+  OTEL_TRACES_EXPORTER: v.optional(v.string()),
+  OTEL_METRICS_EXPORTER: v.optional(v.string()),
+  OTEL_SDK_DISABLED: v.optional(v.string()),
+  OTEL_METRIC_EXPORT_INTERVAL: v.optional(wholeNumber(100, 86_400_000)),
+  OTEL_BSP_SCHEDULE_DELAY: v.optional(wholeNumber(0, 86_400_000)),
+  OTEL_DENO: v.optional(v.string()),
 });
 
 export interface Options {
@@ -125,6 +141,8 @@ export interface Options {
   docsPage: boolean;
   /** robots.txt's `Content-Signal` value (contentsignals.org), normalised. */
   contentSignal: string;
+  /** What of OpenTelemetry the entry starts, and Server-Timing. */
+  telemetry: TelemetryConfig;
 }
 
 /** Reads the environment; throws a StartupError naming the variable and the fix. */
@@ -164,6 +182,32 @@ export function loadConfig(env: Record<string, string | undefined>): Options {
     ),
     docsPage: e.DOCS_PAGE === 'on',
     contentSignal: e.CONTENT_SIGNAL,
+    telemetry: telemetry(e),
+  };
+}
+
+/**
+ * OTLP export starts when an endpoint is set for a signal whose exporter is not `none`, unless
+ * OTEL_SDK_DISABLED; on Deno, OTEL_DENO=true hands export to Deno's built-in OpenTelemetry.
+ */
+function telemetry(e: v.InferOutput<typeof Environment>): TelemetryConfig {
+  const disabled = e.OTEL_SDK_DISABLED?.toLowerCase() === 'true';
+  const traces = !disabled && e.OTEL_TRACES_EXPORTER !== 'none' && Boolean(e.OTEL_EXPORTER_OTLP_ENDPOINT ?? e.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT);
+  const metrics = !disabled && e.OTEL_METRICS_EXPORTER !== 'none' && Boolean(e.OTEL_EXPORTER_OTLP_ENDPOINT ?? e.OTEL_EXPORTER_OTLP_METRICS_ENDPOINT);
+  return {
+    otlp:
+      traces || metrics
+        ? {
+            protocol: e.OTEL_EXPORTER_OTLP_PROTOCOL ?? 'http/protobuf',
+            traces,
+            metrics,
+            metricIntervalMs: e.OTEL_METRIC_EXPORT_INTERVAL ?? 60_000,
+            spanDelayMs: e.OTEL_BSP_SCHEDULE_DELAY ?? 5_000,
+          }
+        : undefined,
+    deno: !disabled && e.OTEL_DENO?.toLowerCase() === 'true',
+    metricsPort: e.METRICS_PORT,
+    serverTiming: e.SERVER_TIMING === 'on',
   };
 }
 

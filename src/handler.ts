@@ -27,6 +27,7 @@ import { clientTrust } from './ratelimit/client.ts';
 import { createRateLimit, type RateLimitOptions } from './ratelimit/index.ts';
 import { takes, type Route } from './route.ts';
 import { buildSurface, type Settings, type Surface, type Target } from './surface.ts';
+import { createTelemetry, type Observation, type TelemetryOptions } from './telemetry/index.ts';
 import type { ProblemCode, Product } from './schemas.ts';
 
 export type { RequestInfo } from './access-log.ts';
@@ -55,6 +56,12 @@ export interface HandlerOptions {
   docsPage?: boolean;
   /** robots.txt's `Content-Signal` line (contentsignals.org; default `search=yes, ai-input=yes`). */
   contentSignal?: string;
+  /**
+   * OpenTelemetry: your app's `@opentelemetry/api` tracer and meter providers (a server span per
+   * request, the rate-limit store and each MCP message as children; request, refusal, store, MCP and
+   * facts-age metrics), and `serverTiming` for a `Server-Timing` header. Off by default.
+   */
+  telemetry?: TelemetryOptions;
 }
 
 export interface Handler {
@@ -94,18 +101,27 @@ export async function createHandler(options: HandlerOptions): Promise<Handler> {
   };
   // Swapped whole on reload; each request reads it once, so it sees either the old facts or the new.
   let surface: Surface = await buildSurface(settings, options.facts);
+  let facts = options.facts;
+  const telemetry = await createTelemetry(options.telemetry ?? {}, { storeKind: rateLimit.storeKind, reviewedOn: () => facts.product.reviewedOn });
 
-  async function answer(request: Request, { clientAddress, requestId }: RequestInfo): Promise<Response> {
+  async function answer(request: Request, { clientAddress, requestId }: RequestInfo, observed: Observation): Promise<Response> {
     const { method } = request;
     const path = pathOf(request.url);
     const target = surface.targetOf(path);
+    observed.matched(target.route?.path);
     let limits: HeaderRecord = {};
     try {
-      const checked = rateLimit.check(request, clientAddress, counted(target.route, method));
+      const checked = observed.store(
+        () => rateLimit.check(request, clientAddress, counted(target.route, method)),
+        () => rateLimit.failure() !== undefined,
+      );
       // Awaited only when the store is remote: the memory store's verdict costs no turn of the event loop.
       const verdict = checked instanceof Promise ? await checked : checked;
       limits = verdict.headers;
-      if (verdict.refusal) return problem(request, target, verdict.refusal.code, limits, verdict.refusal.members);
+      if (verdict.refusal) {
+        observed.refused(verdict.refusal.policy, verdict.refusal.code);
+        return problem(request, target, verdict.refusal.code, limits, verdict.refusal.members);
+      }
 
       const { route } = target;
       if (!route) return problem(request, target, 'api_route_not_found', limits);
@@ -119,7 +135,7 @@ export async function createHandler(options: HandlerOptions): Promise<Handler> {
       if (route.answer === 'health') return respond(request, await surface.health(rateLimit.failure()), limits);
       if (route.answer === 'asset') return respond(request, await surface.asset(path), limits);
       if (route.answer === 'mcp') {
-        const answered = await surface.mcp(request, target.headers, limits);
+        const answered = await surface.mcp(request, target.headers, limits, observed);
         return typeof answered === 'string' ? problem(request, target, answered, limits) : answered;
       }
       return respond(request, target.document!, limits);
@@ -144,8 +160,9 @@ export async function createHandler(options: HandlerOptions): Promise<Handler> {
   const inFlight = new InFlight();
   const handle = async (request: Request, info: RequestInfo = {}): Promise<Response> => {
     inFlight.start();
+    const observed = telemetry.observe(request);
     try {
-      return await serve(request, info);
+      return observed.end(await serve(request, info, observed));
     } finally {
       inFlight.end();
     }
@@ -153,9 +170,10 @@ export async function createHandler(options: HandlerOptions): Promise<Handler> {
   const handler = Object.assign(handle, {
     idle: () => inFlight.idle(),
     close: () => rateLimit.close(),
-    async reload(facts: Product) {
-      surface = await buildSurface(settings, facts, surface);
-      log({ level: 'info', event: 'facts_reloaded', reviewedOn: facts.product.reviewedOn });
+    async reload(reloaded: Product) {
+      surface = await buildSurface(settings, reloaded, surface);
+      facts = reloaded;
+      log({ level: 'info', event: 'facts_reloaded', reviewedOn: reloaded.product.reviewedOn });
     },
   });
   return Object.defineProperty(handler, 'inFlight', { get: () => inFlight.count }) as Handler;

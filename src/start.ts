@@ -33,6 +33,9 @@ export interface Runtime {
 export async function start(runtime: Runtime): Promise<void> {
   try {
     const options = loadConfig(runtime.env);
+    const { telemetry } = options;
+    // OpenTelemetry's SDK is loaded only when its variables (or METRICS_PORT) ask for it.
+    const providers = telemetry.otlp || telemetry.deno || telemetry.metricsPort ? await (await import('./telemetry/sdk.ts')).startSdk(telemetry, options.host) : undefined;
     const facts = options.factsFile ? await loadFacts(options.factsFile, runtime.readTextFile) : checkFacts('(shipped sample)', sampleFacts);
 
     // With PORT=0 the base URL is known only once listening, so requests wait for the handler.
@@ -49,6 +52,7 @@ export async function start(runtime: Runtime): Promise<void> {
       publicBaseUrl: options.publicBaseUrl ?? server.url,
       facts,
       logger,
+      telemetry: { ...providers, serverTiming: telemetry.serverTiming },
     });
     ready!(handler);
     console.log(`Serving ${facts.product.name} public API ${pkg.version} on ${server.url} (public base ${options.publicBaseUrl ?? server.url})`);
@@ -61,6 +65,7 @@ export async function start(runtime: Runtime): Promise<void> {
       await handler!.idle();
       await server.stop();
       await handler!.close();
+      await providers?.shutdown();
       logger({ level: 'info', event: 'shutdown', signal, drainedRequests: inFlight });
       runtime.exit(0);
     };

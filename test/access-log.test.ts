@@ -2,6 +2,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { withAccessLog } from '../src/access-log.ts';
 import type { LogEntry } from '../src/log.ts';
+import { unobserved } from '../src/telemetry/index.ts';
 import { BASE, closeHandlers, makeHandler, send } from './support/handler.ts';
 
 function collector() {
@@ -22,9 +23,12 @@ describe('withAccessLog', () => {
       logger,
       (_request, address) => `key:${address}`,
     );
-    await serve(new Request(`${BASE}/a/b?c=d`, { method: 'PUT' }), { clientAddress: '192.0.2.1', requestId: 'given-id' });
-    await serve(new Request(`${BASE}/`), {});
-    expect(lines[0]).toMatchObject({ level: 'info', event: 'request', requestId: 'given-id', method: 'PUT', path: '/a/b', status: 201, client: 'key:192.0.2.1' });
+    const put = new Request(`${BASE}/a/b?c=d`, { method: 'PUT', headers: { 'user-agent': 'Mozilla/5.0 (compatible; GPTBot/1.2; +https://openai.com/gptbot)' } });
+    await serve(put, { clientAddress: '192.0.2.1', requestId: 'given-id' }, unobserved(put));
+    const get = new Request(`${BASE}/`, { headers: { 'user-agent': 'curl/8.5.0' } });
+    await serve(get, {}, unobserved(get));
+    expect(lines[0]).toMatchObject({ level: 'info', event: 'request', requestId: 'given-id', method: 'PUT', path: '/a/b', status: 201, client: 'key:192.0.2.1', agentClass: 'ai-training', agentName: 'GPTBot' });
+    expect(lines[1]).toMatchObject({ agentClass: 'other', agentName: undefined });
     expect(seen[0]).toBe('given-id');
     expect(seen[1]).toMatch(/^[0-9a-f-]{36}$/);
     expect(lines[1]!.requestId).toBe(seen[1]);

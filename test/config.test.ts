@@ -26,6 +26,7 @@ describe('loadConfig', () => {
       deprecation: undefined,
       docsPage: true,
       contentSignal: 'search=yes, ai-input=yes',
+      telemetry: { otlp: undefined, deno: false, metricsPort: undefined, serverTiming: false },
     });
   });
 
@@ -208,5 +209,32 @@ describe('loadConfig: the shared store and per-network policies', () => {
 
   it('refuses RATE_LIMIT_POLICIES that is not JSON, naming the variable', () => {
     expect(refusal({ RATE_LIMIT_POLICIES: "[{name: 'agents'}]" })).toMatch(/RATE_LIMIT_POLICIES=.*is not valid JSON/);
+  });
+
+  describe('OpenTelemetry, METRICS_PORT and SERVER_TIMING', () => {
+    it('starts OTLP export from OpenTelemetry\'s own variables, http/protobuf unless told', () => {
+      expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' }).telemetry.otlp).toEqual({ protocol: 'http/protobuf', traces: true, metrics: true, metricIntervalMs: 60_000, spanDelayMs: 5_000 });
+      expect(loadConfig({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://c:4318/v1/traces', OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' }).telemetry.otlp).toEqual({
+        protocol: 'http/json',
+        traces: true,
+        metrics: false,
+        metricIntervalMs: 60_000,
+        spanDelayMs: 5_000,
+      });
+      expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_METRICS_EXPORTER: 'none' }).telemetry.otlp).toMatchObject({ metrics: false });
+      expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_SDK_DISABLED: 'true' }).telemetry.otlp).toBeUndefined();
+      expect(loadConfig({ OTEL_DENO: 'true' }).telemetry.deno).toBe(true);
+    });
+
+    it('reads METRICS_PORT and SERVER_TIMING', () => {
+      expect(loadConfig({ METRICS_PORT: '9464', SERVER_TIMING: 'on' }).telemetry).toMatchObject({ metricsPort: 9464, serverTiming: true });
+    });
+
+    it('refuses gRPC, a bad endpoint and a bad port, naming the variable', () => {
+      expect(refusal({ OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' })).toContain('OTEL_EXPORTER_OTLP_PROTOCOL="grpc": must be "http/protobuf" or "http/json"');
+      expect(refusal({ OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' })).toContain('OTEL_EXPORTER_OTLP_ENDPOINT="collector:4318"');
+      expect(refusal({ METRICS_PORT: '0' })).toContain('METRICS_PORT="0": must be a whole number from 1 to 65535');
+      expect(refusal({ SERVER_TIMING: 'yes' })).toContain('SERVER_TIMING="yes": must be "on" or "off"');
+    });
   });
 });

@@ -7,6 +7,7 @@
  */
 import { mergeHeaders, type HeaderRecord, type PathHeaders } from '../headers.ts';
 import type { Product } from '../schemas.ts';
+import type { Observation } from '../telemetry/index.ts';
 import { serveBatch } from './batch.ts';
 import { vet, type McpRefusal } from './gate.ts';
 import { ReplayCache } from './replay.ts';
@@ -24,7 +25,7 @@ export interface McpOptions {
 export const MCP_DEFAULTS = { maxBodyBytes: 65_536 };
 
 /** Serves one MCP POST: the answer with the service's headers, or the problem that refuses it. */
-export type McpHttpEndpoint = (request: Request, headers: PathHeaders, limits: HeaderRecord) => Promise<Response | McpRefusal>;
+export type McpHttpEndpoint = (request: Request, headers: PathHeaders, limits: HeaderRecord, observed: Observation) => Promise<Response | McpRefusal>;
 
 export function createMcpHttpEndpoint(
   facts: Product,
@@ -46,7 +47,11 @@ export function createMcpHttpEndpoint(
     }));
 
   /** One message: the kept answer when the same request was answered before, else the SDK's. */
-  async function answer(forwarded: Request, body: unknown, serviceHeaders: (status: number) => HeaderRecord): Promise<Response> {
+  async function answer(forwarded: Request, body: unknown, serviceHeaders: (status: number) => HeaderRecord, observed: Observation): Promise<Response> {
+    return observed.mcpMessage(body, forwarded.headers.get('mcp-protocol-version') ?? undefined, () => answerOne(forwarded, body, serviceHeaders));
+  }
+
+  async function answerOne(forwarded: Request, body: unknown, serviceHeaders: (status: number) => HeaderRecord): Promise<Response> {
     const key = replay.keyOf(forwarded, body);
     const replayed = key === undefined ? undefined : replay.replay(key, body, serviceHeaders);
     if (replayed) return replayed;
@@ -57,16 +62,16 @@ export function createMcpHttpEndpoint(
     return response;
   }
 
-  return async (request, headers, limits) => {
+  return async (request, headers, limits, observed) => {
     // A refusal is answered as a problem, which reads what is left of the body first (see http.ts).
     const vetted = await vet(request, { allowedOrigins, maxBodyBytes });
     if (typeof vetted === 'string') return vetted;
     const { body, forwarded } = vetted;
     // Every answer's headers, and no-store on an error (status 400 or more), added to the SDK's own.
     const serviceHeaders = (status: number) => mergeHeaders(status >= 400 ? headers.mcpError : headers.mcp, limits);
-    if (!Array.isArray(body)) return answer(forwarded, body, serviceHeaders);
+    if (!Array.isArray(body)) return answer(forwarded, body, serviceHeaders, observed);
     // A batch: each message answered on its own where its revision has batches (batch.ts).
-    const response = await serveBatch(forwarded, body, (message) => answer(forwarded, message, () => ({})));
+    const response = await serveBatch(forwarded, body, (message) => answer(forwarded, message, () => ({}), observed));
     const added = serviceHeaders(response.status);
     for (const name in added) response.headers.set(name, added[name]!);
     return response;

@@ -35,7 +35,7 @@ export interface RateLimitOptions extends RedisChoice {
 
 export const RATE_LIMIT_DEFAULTS: RateLimitOptions = { quota: 120, windowSeconds: 60, fail: 'open', ipv6PrefixBits: 56 };
 
-export type Refusal = { code: 'rate_limited' | 'service_unavailable'; members?: ProblemMembers };
+export type Refusal = { code: 'rate_limited' | 'service_unavailable'; members?: ProblemMembers; /** The policy refused under. */ policy: string };
 
 export interface Verdict {
   /** The rate-limit fields that change per request (and Retry-After with a refusal). */
@@ -109,11 +109,11 @@ export async function createRateLimit(
     if (!counted) return { headers };
     if (state.unavailable) {
       headers['Retry-After'] = String(FAIL_CLOSED_RETRY_SECONDS);
-      return { headers, refusal: { code: 'service_unavailable' } };
+      return { headers, refusal: { code: 'service_unavailable', policy: policy.name } };
     }
     if (state.exceeded) {
       headers['Retry-After'] = String(state.resetSeconds);
-      return { headers, refusal: { code: 'rate_limited', members: policy.violated } };
+      return { headers, refusal: { code: 'rate_limited', members: policy.violated, policy: policy.name } };
     }
     return { headers };
   }

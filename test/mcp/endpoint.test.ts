@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { unobserved } from '../../src/telemetry/index.ts';
 import { createMcpHttpEndpoint } from '../../src/mcp/endpoint.ts';
 import { MCP_HEADERS, sampleFacts } from '../support/handler.ts';
 import { ERAS, frame, TOOL_NAMES } from '../support/mcp.ts';
@@ -15,7 +16,8 @@ const endpoint = createMcpHttpEndpoint(
 type Outcome = { refused: string } | { response: Response };
 
 async function post(headers: Record<string, string>, body: BodyInit): Promise<Outcome> {
-  const answer = await endpoint(new Request(URL_, { method: 'POST', headers, body, duplex: 'half' } as RequestInit), MCP_HEADERS, {});
+  const request = new Request(URL_, { method: 'POST', headers, body, duplex: 'half' } as RequestInit);
+  const answer = await endpoint(request, MCP_HEADERS, {}, unobserved(request));
   return typeof answer === 'string' ? { refused: answer } : { response: answer };
 }
 

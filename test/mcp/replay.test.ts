@@ -4,6 +4,7 @@
  * answers to the same request with that id, cache hints included; and so for the messages of a batch.
  */
 import { describe, expect, it } from 'vitest';
+import { unobserved } from '../../src/telemetry/index.ts';
 import { createMcpHttpEndpoint, type McpHttpEndpoint } from '../../src/mcp/endpoint.ts';
 import { MAX_REPLAY_ENTRIES } from '../../src/mcp/replay.ts';
 import { describeResources } from '../../src/mcp/resources.ts';
@@ -28,7 +29,7 @@ const endpoint = (sdk: McpEndpoint) => createMcpHttpEndpoint(sampleFacts(), INFO
 // The reference: the SDK's own answers, given the service's headers the same way, never replayed
 // (each request meets an empty cache).
 const reference = sdkEndpoint();
-const sdk: McpHttpEndpoint = (request, headers, limits) => endpoint(reference)(request, headers, limits);
+const sdk: McpHttpEndpoint = (request, headers, limits, observed) => endpoint(reference)(request, headers, limits, observed);
 const inner = counted(sdkEndpoint());
 const replaying = endpoint(inner.wrapped);
 
@@ -39,7 +40,8 @@ interface Answer {
 }
 
 async function post(served: McpHttpEndpoint, headers: Record<string, string>, body: string, limits: Record<string, string> = {}): Promise<Response> {
-  const response = await served(new Request('https://api.example.com/mcp', { method: 'POST', headers, body }), MCP_HEADERS, limits);
+  const request = new Request('https://api.example.com/mcp', { method: 'POST', headers, body });
+  const response = await served(request, MCP_HEADERS, limits, unobserved(request));
   if (typeof response === 'string') throw new Error(`refused: ${response}`);
   return response;
 }

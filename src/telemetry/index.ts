@@ -1,0 +1,130 @@
+/**
+ * @module What an operator sees of each request beyond the access log: OpenTelemetry spans and
+ * metrics while a tracer or meter provider is given (otel.ts, loaded only then), and a
+ * `Server-Timing` header while SERVER_TIMING is on. With neither, `observe` hands out one shared
+ * observation that only passes calls through, and nothing of OpenTelemetry is ever loaded.
+ */
+import { agentOf, mcpAgentOf, type Agent } from '../agents.ts';
+import type { Instruments } from './otel.ts';
+
+export interface TelemetryOptions {
+  /** An `@opentelemetry/api` TracerProvider: a server span per request, children for the store and each MCP message. */
+  tracerProvider?: unknown;
+  /** An `@opentelemetry/api` MeterProvider: request durations, refusals, store latency and errors, MCP operations, the facts' age. */
+  meterProvider?: unknown;
+  /** Adds `Server-Timing` (total, rate-limit store) to every answer, for debugging. */
+  serverTiming?: boolean;
+}
+
+/** One request as the operator sees it. */
+export interface Observation {
+  /** Who sent it (User-Agent; on /mcp, the declared client too). */
+  readonly agent: Agent;
+  /** The route table's path the request matched; undefined for a path not served. */
+  matched(route: string | undefined): void;
+  /** The rate limit's verdict, timed as the store call it is; `failing` tells whether the store failed. */
+  store<T>(check: () => T | Promise<T>, failing: () => boolean): T | Promise<T>;
+  /** A 429 or a fail-closed 503, under a policy. */
+  refused(policy: string, code: 'rate_limited' | 'service_unavailable'): void;
+  /** One MCP message answered by `answer`. */
+  mcpMessage(message: unknown, protocolVersion: string | undefined, answer: () => Promise<Response>): Promise<Response>;
+  /** The answer is ready: the span ends, the duration is recorded, `Server-Timing` added. */
+  end(response: Response): Response;
+}
+
+export interface Telemetry {
+  observe(request: Request): Observation;
+}
+
+/** Agents are classified only for the access log or OpenTelemetry, never on a request nobody observes. */
+class PassThrough implements Observation {
+  readonly #request: Request;
+  #agent: Agent | undefined;
+  constructor(request: Request) {
+    this.#request = request;
+  }
+  get agent(): Agent {
+    return (this.#agent ??= agentOf(this.#request.headers.get('user-agent')));
+  }
+  matched(_route: string | undefined): void {}
+  store<T>(check: () => T | Promise<T>, _failing: () => boolean): T | Promise<T> {
+    return check();
+  }
+  refused(_policy: string, _code: 'rate_limited' | 'service_unavailable'): void {}
+  mcpMessage(message: unknown, _version: string | undefined, answer: () => Promise<Response>): Promise<Response> {
+    this.#agent = mcpAgentOf(this.agent, declaredClientName(message));
+    return answer();
+  }
+  end(response: Response): Response {
+    return response;
+  }
+}
+
+/** An observation that records nothing: the agent, on demand, and calls passed through. */
+export const unobserved = (request: Request): Observation => new PassThrough(request);
+
+/** Times the request and its store call for `Server-Timing`, and feeds OpenTelemetry when on. */
+class Observed extends PassThrough {
+  readonly #started = performance.now();
+  readonly #serverTiming: boolean;
+  readonly #otel: ReturnType<Instruments['request']> | undefined;
+  #storeMs: number | undefined;
+
+  constructor(request: Request, serverTiming: boolean, instruments: Instruments | undefined) {
+    super(request);
+    this.#serverTiming = serverTiming;
+    this.#otel = instruments?.request(request, () => this.agent);
+  }
+  override matched(route: string | undefined): void {
+    this.#otel?.matched(route);
+  }
+  override store<T>(check: () => T | Promise<T>, failing: () => boolean): T | Promise<T> {
+    const started = performance.now();
+    const span = this.#otel?.storeCall();
+    const done = () => {
+      this.#storeMs = performance.now() - started;
+      span?.end(this.#storeMs / 1000, failing());
+    };
+    const result = check();
+    if (!(result instanceof Promise)) {
+      done();
+      return result;
+    }
+    return result.finally(done) as T | Promise<T>;
+  }
+  override refused(policy: string, code: 'rate_limited' | 'service_unavailable'): void {
+    this.#otel?.refused(policy, code);
+  }
+  override mcpMessage(message: unknown, protocolVersion: string | undefined, answer: () => Promise<Response>): Promise<Response> {
+    const otel = this.#otel;
+    if (!otel) return super.mcpMessage(message, protocolVersion, answer);
+    return otel.mcpMessage(message, protocolVersion, () => super.mcpMessage(message, protocolVersion, answer));
+  }
+  override end(response: Response): Response {
+    const totalMs = performance.now() - this.#started;
+    this.#otel?.end(response.status, totalMs / 1000);
+    if (this.#serverTiming) {
+      // W3C Server Timing: durations in milliseconds.
+      const store = this.#storeMs === undefined ? '' : `, ratelimit;desc="rate-limit store";dur=${this.#storeMs.toFixed(2)}`;
+      response.headers.set('Server-Timing', `total;dur=${totalMs.toFixed(2)}${store}`);
+    }
+    return response;
+  }
+}
+
+/** The name an MCP client declares: in `initialize` (2025 revisions) or in every request's `_meta` (2026-07-28). */
+export function declaredClientName(message: unknown): unknown {
+  const params = (message as { params?: { clientInfo?: { name?: unknown }; _meta?: Record<string, { name?: unknown } | undefined> } } | null)?.params;
+  return params?.clientInfo?.name ?? params?._meta?.['io.modelcontextprotocol/clientInfo']?.name;
+}
+
+/** Loads OpenTelemetry's side only when a provider is given. */
+export async function createTelemetry(
+  options: TelemetryOptions,
+  context: { storeKind: string; reviewedOn: () => string },
+): Promise<Telemetry> {
+  const { tracerProvider, meterProvider, serverTiming = false } = options;
+  const instruments = tracerProvider || meterProvider ? (await import('./otel.ts')).createInstruments({ tracerProvider, meterProvider, ...context }) : undefined;
+  if (!instruments && !serverTiming) return { observe: unobserved };
+  return { observe: (request) => new Observed(request, serverTiming, instruments) };
+}

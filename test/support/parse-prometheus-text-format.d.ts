@@ -1,0 +1,17 @@
+/** The parser's shape, as its README documents it (the package ships no types). */
+declare module 'parse-prometheus-text-format' {
+  interface Sample {
+    value?: string;
+    labels?: Record<string, string>;
+    buckets?: Record<string, string>;
+    count?: string;
+    sum?: string;
+  }
+  interface Family {
+    name: string;
+    help: string;
+    type: string;
+    metrics: Sample[];
+  }
+  export default function parsePrometheusTextFormat(text: string): Family[];
+}
