@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isServedPath } from '../../src/routes.ts';
+import { sleep } from '../support/e2e.ts';
 import { frame } from '../support/mcp.ts';
 import { freePort, startRedis, type RedisServer } from '../support/redis.ts';
 import { ensurePlatformTools, platformProject, remaining, request, startPlatform, type RunningPlatform } from '../support/platforms.ts';
@@ -93,6 +94,33 @@ describe('Vercel (vercel dev --local)', () => {
       expect(remaining(again)).toBe(first - 2);
       // Another connection address is another client, with a count of its own.
       expect(remaining(await request(`${vercel.url}/api/v1`, { from: '127.0.0.4' }))).toBe(999);
+    },
+    SLOW,
+  );
+});
+
+describe('Vercel with a bad variable', () => {
+  it(
+    'fails the invocation with the one-block message naming the variable, and no stack trace',
+    async () => {
+      const port = await freePort();
+      const refusing = await startPlatform('vercel', ['dev', '--local', '--yes', '--listen', `127.0.0.1:${port}`], {
+        cwd: project.dir,
+        env: { RATE_LIMIT_QUOTA: 'lots' },
+        ready: /Ready! Available at (http:\/\/\S+)/,
+      });
+      try {
+        const answer = await request(`${refusing.url}/api/v1`);
+        expect(answer.status).toBe(500);
+        expect(answer.headers['ratelimit']).toBeUndefined();
+        for (let tries = 0; tries < 50 && !refusing.output().includes('RATE_LIMIT_QUOTA'); tries++) await sleep(100);
+        expect(refusing.output()).toContain('Invalid configuration:\n  RATE_LIMIT_QUOTA="lots": must be a whole number');
+        // What follows the block is the next log line, not a stack trace (the CLI's own messages may carry theirs).
+      const after = refusing.output().slice(refusing.output().indexOf('Invalid configuration:')).split('\n').slice(2, 4);
+      expect(after.filter((line) => /^\s+at /.test(line))).toEqual([]);
+      } finally {
+        await refusing.stop();
+      }
     },
     SLOW,
   );
