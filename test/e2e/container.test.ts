@@ -10,8 +10,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sleep } from '../support/e2e.ts';
-import { ROOT } from '../support/entries.ts';
-import { makeBaseImages, podman, podmanStatus } from '../support/images.ts';
+import { imageScript, makeBaseImages, podman, podmanStatus } from '../support/images.ts';
 import { ensurePlatformTools, request } from '../support/platforms.ts';
 import { frame } from '../support/mcp.ts';
 import { freePort } from '../support/redis.ts';
@@ -41,10 +40,8 @@ beforeAll(async () => {
   await ensurePlatformTools(); // the Node 22 binary the base images are made from
   const images = await makeBaseImages();
   const started = Date.now();
-  await podman(
-    'build',
-    '--format',
-    'docker', // HEALTHCHECK is a Docker-format field; OCI images drop it
+  // `npm run image` (podman, in Docker format, which keeps HEALTHCHECK) with the base images made here.
+  await imageScript(
     '--network',
     'none',
     // The build image's npm installs offline from this machine's npm cache.
@@ -56,9 +53,6 @@ beforeAll(async () => {
     `RUN_IMAGE=${images.run}`,
     '--tag',
     IMAGE,
-    '--file',
-    join(ROOT, 'Containerfile'),
-    ROOT,
   );
   const size = Number(await podman('image', 'inspect', '--format', '{{.Size}}', IMAGE));
   const baseSize = Number(await podman('image', 'inspect', '--format', '{{.Size}}', images.run));

@@ -11,6 +11,7 @@ import { chmodSync, cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFi
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
+import { ROOT } from './entries.ts';
 import { TOOLS } from './platforms.ts';
 
 const execFile = promisify(execFileCallback);
@@ -33,6 +34,15 @@ const ENV = { ...process.env, CONTAINERS_CONF: CONF };
 /** Runs podman; resolves with its stdout, rejects with its stderr. */
 export async function podman(...args: string[]): Promise<string> {
   const { stdout } = await execFile('podman', args, { env: ENV, maxBuffer: 64 * 1024 * 1024 });
+  return stdout;
+}
+
+/** Runs `npm run image` (scripts/image.mjs) with more build options, under the same podman configuration. */
+export async function imageScript(...args: string[]): Promise<string> {
+  const { stdout } = await execFile(process.execPath, [join(ROOT, 'scripts/image.mjs'), ...args], {
+    env: ENV,
+    maxBuffer: 64 * 1024 * 1024,
+  });
   return stdout;
 }
 
