@@ -140,7 +140,7 @@ export const ROUTES: Route[] = [
   {
     path: FACTS_SCHEMA_PATH,
     methods: GET,
-    answer: ({ base }) => factsJsonSchema(base),
+    answer: ({ base, facts }) => factsJsonSchema(base, facts),
     operationId: 'getFactsSchema',
     summary: 'JSON Schema of the facts file',
     description:

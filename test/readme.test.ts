@@ -54,7 +54,8 @@ describe('the README and docs/', () => {
 
   it.each(files)('%s: shell is fenced as sh (run by the examples test) or as text or console (shown only)', (file) => {
     const fences = codeBlocks(file).map((block) => block.lang);
-    expect(fences.filter((lang) => !['sh', 'text', 'console', 'ts', 'json'].includes(lang))).toEqual([]);
+    // Shell is sh, text or console; the other languages are files shown as written (configuration, code).
+    expect(fences.filter((lang) => !['sh', 'text', 'console', 'ts', 'json', 'jsonc', 'yaml', 'toml'].includes(lang))).toEqual([]);
     for (const block of codeBlocks(file).filter((block) => block.lang === 'sh')) {
       expect(block.text.includes('\t'), block.text).toBe(false);
       // Nothing a test cannot do here: no account, no second terminal, no registry, no host but this one.

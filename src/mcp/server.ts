@@ -20,6 +20,7 @@ import {
 import { toStandardJsonSchema } from '@valibot/to-json-schema';
 import type * as v from 'valibot';
 import { PUBLIC_MAX_AGE_SECONDS } from '../headers.ts';
+import { approvalSentences, privacySentence, privateContractSentence } from '../product-rules.ts';
 import type { Product } from '../schemas.ts';
 import { createLibrary, type Library } from './documents.ts';
 import { PROMPTS } from './prompts.ts';
@@ -60,7 +61,10 @@ function convertedOnce(schema: v.GenericSchema): StandardSchemaWithJSON {
 }
 
 const CONVERTED = new Map(
-  [...TOOLS.flatMap((tool) => [tool.input, tool.output]), ...PROMPTS.flatMap((prompt) => (prompt.args ? [prompt.args] : []))].map((schema) => [schema, convertedOnce(schema)]),
+  [...TOOLS.map((tool) => tool.input), ...PROMPTS.flatMap((prompt) => (prompt.args ? [prompt.args] : []))].map((schema) => [
+    schema,
+    convertedOnce(schema),
+  ]),
 );
 
 function result(structuredContent: Record<string, unknown>) {
@@ -74,22 +78,29 @@ function identity(facts: Product, { name, version }: ServerInfo) {
 }
 
 function instructions(facts: Product): string {
-  return (
+  return [
     `Read-only, reviewed public facts about ${facts.product.name}: the product overview, its public resources and the ways ` +
-    'to start, also searchable as documents (search, then fetch). No tool creates or changes anything. A start option ' +
-    "whose requiresHumanApproval is true (creating a gallery always is) is for the person to approve and take: present " +
-    'it to them rather than acting on their behalf.'
-  );
+      'to start, also searchable as documents (search, then fetch). No tool creates or changes anything.',
+    privacySentence(facts),
+    privateContractSentence(facts),
+    'A start option whose requiresHumanApproval is true is for the person to approve and take: present it to them rather than ' +
+      'acting on their behalf.',
+    approvalSentences(facts),
+  ]
+    .filter(Boolean)
+    .join(' ');
 }
 
 interface Served {
   facts: Product;
+  /** Each tool's output schema for these facts, converted once per set of facts. */
+  outputs: ReadonlyMap<string, StandardSchemaWithJSON>;
   info: ServerInfo;
   resources: readonly McpResource[];
   library: Library;
 }
 
-function buildServer({ facts, info, resources, library }: Served): McpServer {
+function buildServer({ facts, outputs, info, resources, library }: Served): McpServer {
   const server = new McpServer(identity(facts, info), {
     // Both legs list every revision /mcp serves, so a version error names them all.
     supportedProtocolVersions: MCP_PROTOCOL_VERSIONS,
@@ -105,7 +116,7 @@ function buildServer({ facts, info, resources, library }: Served): McpServer {
         title: tool.title,
         description: tool.description(facts),
         inputSchema: CONVERTED.get(tool.input)!,
-        outputSchema: CONVERTED.get(tool.output)!,
+        outputSchema: outputs.get(tool.name)!,
         annotations: { title: tool.title, ...READ_ONLY },
       },
       (args) => result(tool.answer({ facts, library }, args as Record<string, unknown>)),
@@ -131,7 +142,8 @@ export type McpEndpoint = (request: Request, parsedBody: unknown) => Promise<Res
 
 /** `base` is `{base}`: the documents of search and fetch link to it. */
 export function createMcpEndpoint(facts: Product, info: ServerInfo, resources: readonly McpResource[], base: string): McpEndpoint {
-  const served: Served = { facts, info, resources, library: createLibrary(base, facts) };
+  const outputs = new Map(TOOLS.map((tool) => [tool.name, convertedOnce(tool.output(facts))]));
+  const served: Served = { facts, outputs, info, resources, library: createLibrary(base, facts) };
   const factory = () => buildServer(served);
   const modern = createMcpHandler(factory, { legacy: 'reject' });
   return async (request, parsedBody) => {

@@ -40,11 +40,12 @@ describe('the packed tarball', () => {
   it('holds the compiled package and nothing of the repository', () => {
     expect(packed).toEqual(
       expect.arrayContaining([
-        'package.json', 'README.md', 'LICENSE', 'CHANGELOG.md', 'dist/index.js', 'dist/index.d.ts', 'dist/cli.js', 'dist/schemas/facts.json',
+        'package.json', 'README.md', 'LICENSE', 'CHANGELOG.md', 'bin/product-discovery.js', 'dist/index.js', 'dist/index.d.ts', 'dist/cli.js',
+        'dist/schemas/facts.json',
         'dist/verify/index.js', 'dist/verify/index.d.ts',
       ]),
     );
-    expect(packed.filter((path) => !/^(dist\/|package\.json$|README\.md$|LICENSE$|CHANGELOG\.md$)/.test(path))).toEqual([]);
+    expect(packed.filter((path) => !/^(bin\/product-discovery\.js$|dist\/|package\.json$|README\.md$|LICENSE$|CHANGELOG\.md$)/.test(path))).toEqual([]);
     expect(packed.filter((path) => path.endsWith('.ts') && !path.endsWith('.d.ts'))).toEqual([]);
   });
 

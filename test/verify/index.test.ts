@@ -5,7 +5,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadDocsAssetBodies } from '../../src/docs/assets.ts';
+import { checkFacts } from '../../src/facts.ts';
 import { verify } from '../../src/verify/index.ts';
+import notebook from '../fixtures/notebook-facts.json' with { type: 'json' };
 import { BASE, closeHandlers, makeHandler } from '../support/handler.ts';
 import { editJson, front, withHeaders } from '../support/verify.ts';
 
@@ -27,6 +29,13 @@ describe('verify() in process', () => {
     expect(sent.every((line) => /^(GET|HEAD|OPTIONS) /.test(line) || line === 'POST /mcp')).toBe(true);
     // Only HEAD or If-None-Match checks may give way to the budget, never the rest.
     expect(report.notChecked.filter((item) => !/^head:\S+ \(request budget\)$/.test(item))).toEqual([]);
+  });
+
+  it('passes on a product other than the sample (research notebooks, no gallery field)', async () => {
+    const { fetch } = await front({}, { facts: checkFacts('notebook-facts.json', structuredClone(notebook)) });
+    const report = await verify(BASE, { fetch });
+    expect(failed(report)).toEqual([]);
+    expect(report.ok).toBe(true);
   });
 
   const BREAKS: [string, Parameters<typeof front>[0], string[]][] = [
