@@ -81,6 +81,17 @@ const Environment = v.object({
   RATE_LIMIT_DENO_KV: v.optional(v.string()),
   RATE_LIMIT_FAIL: v.optional(v.picklist(['open', 'closed'], 'must be "open" or "closed"'), RATE_LIMIT_DEFAULTS.fail),
   TRUST_PROXY_HOPS: v.optional(wholeNumber(0, 32), String(TRUST_PROXY_HOPS_DEFAULT)),
+  CLIENT_IP_HEADER: v.optional(
+    v.pipe(
+      v.string(),
+      // RFC 9110 section 5.1: a field name is a token.
+      v.regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, 'must be one header name, such as Fly-Client-IP, CF-Connecting-IP or X-Real-IP'),
+      v.check(
+        (name) => !['x-forwarded-for', 'forwarded'].includes(name.toLowerCase()),
+        'is a list a client can start with forged entries: set TRUST_PROXY_HOPS to the number of proxies in front instead',
+      ),
+    ),
+  ),
   RATE_LIMIT_IPV6_PREFIX: v.optional(wholeNumber(32, 128), String(RATE_LIMIT_DEFAULTS.ipv6PrefixBits)),
   ACCESS_LOG: v.optional(v.picklist(['json', 'off'], 'must be "json" or "off"'), 'off'),
   MCP_ALLOWED_ORIGINS: v.optional(
@@ -129,6 +140,8 @@ export interface Options {
   factsFile?: string;
   rateLimit: Omit<RateLimitOptions, 'store'>;
   trustProxyHops: number;
+  /** The header a platform in front sets to the client's address (CLIENT_IP_HEADER). */
+  clientIpHeader?: string;
   /** One JSON line per request through the logger. */
   accessLog: boolean;
   mcp: { allowedOrigins?: string[]; maxBodyBytes: number };
@@ -171,6 +184,7 @@ export function loadConfig(env: Record<string, string | undefined>): Options {
       policies: e.RATE_LIMIT_POLICIES,
     },
     trustProxyHops: e.TRUST_PROXY_HOPS,
+    clientIpHeader: clientIpHeader(e),
     accessLog: e.ACCESS_LOG === 'json',
     mcp: { allowedOrigins: e.MCP_ALLOWED_ORIGINS, maxBodyBytes: e.MCP_MAX_BODY_BYTES },
     deprecation: checkDeprecation(
@@ -232,4 +246,15 @@ function redisStore(
     dynamoDbTable,
     denoKv,
   };
+}
+
+/** One source of the client address: TRUST_PROXY_HOPS above 0 beside CLIENT_IP_HEADER would leave one of them ignored. */
+function clientIpHeader(e: v.InferOutput<typeof Environment>): string | undefined {
+  if (e.CLIENT_IP_HEADER && e.TRUST_PROXY_HOPS > 0) {
+    throw new StartupError(
+      `Invalid configuration:\n  CLIENT_IP_HEADER and TRUST_PROXY_HOPS are both set: the client address comes from one header the ` +
+        'platform sets (CLIENT_IP_HEADER) or from X-Forwarded-For behind trusted proxies (TRUST_PROXY_HOPS), not both; unset one.',
+    );
+  }
+  return e.CLIENT_IP_HEADER;
 }

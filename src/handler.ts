@@ -24,7 +24,7 @@ import { errorField, jsonLinesLogger, type Logger } from './log.ts';
 import { MCP_DEFAULTS, type McpOptions } from './mcp/endpoint.ts';
 import { originRefusal } from './mcp/gate.ts';
 import { prepareProblem, type ProblemMembers } from './problems.ts';
-import { TRUST_PROXY_HOPS_DEFAULT } from './ratelimit/client.ts';
+import { clientTrust } from './ratelimit/client.ts';
 import { createRateLimit, type RateLimitOptions } from './ratelimit/index.ts';
 import { takes, type Route } from './route.ts';
 import { buildSurface, type Settings, type Surface, type Target } from './surface.ts';
@@ -41,6 +41,11 @@ export interface HandlerOptions {
   rateLimit?: Partial<RateLimitOptions>;
   /** How many proxies in front append to X-Forwarded-For; at 0 (the default) the header is ignored. */
   trustProxyHops?: number;
+  /**
+   * A header the platform in front sets to the client's address alone (`Fly-Client-IP`,
+   * `CF-Connecting-IP`, `X-Real-IP`): believed instead of the connection's address. Not with `trustProxyHops`.
+   */
+  clientIpHeader?: string;
   mcp?: Partial<McpOptions>;
   /** Checked as the environment's dates are: both or neither, the sunset at least 90 days after. */
   deprecation?: Deprecation;
@@ -85,7 +90,7 @@ export async function createHandler(options: HandlerOptions): Promise<Handler> {
   const base = options.publicBaseUrl.replace(/\/+$/, '');
   const deprecation = checkDeprecation(options.deprecation);
   const log = options.logger ?? jsonLinesLogger();
-  const rateLimit = await createRateLimit(options.rateLimit, options.trustProxyHops ?? TRUST_PROXY_HOPS_DEFAULT, log);
+  const rateLimit = await createRateLimit(options.rateLimit, clientTrust(options), log);
   const mcp = { ...withDefaults(MCP_DEFAULTS, options.mcp), allowedOrigins: allowedOrigins(options.mcp?.allowedOrigins, base) };
   const settings: Settings = {
     base,

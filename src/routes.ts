@@ -385,3 +385,6 @@ const SERVED_PATHS = new Set(ROUTES.flatMap((route) => pathsOf(route).map(({ pat
  * (With the docs page off, the handler answers /docs and its files with the 404 problem.)
  */
 export const isServedPath = (pathname: string): boolean => SERVED_PATHS.has(pathname);
+
+/** Every path the handler serves, in the route table's order: what a platform routes to it (deploy/vercel, deploy/netlify). */
+export const servedPaths = (): string[] => [...SERVED_PATHS];

@@ -101,6 +101,9 @@ describe('loadConfig', () => {
     ['CONTENT_SIGNAL', 'ai_train=no'],
     ['CONTENT_SIGNAL', 'search=yes, search=no'],
     ['CONTENT_SIGNAL', ','],
+    ['CLIENT_IP_HEADER', 'Fly-Client-IP, X-Real-IP'],
+    ['CLIENT_IP_HEADER', 'X-Forwarded-For'],
+    ['CLIENT_IP_HEADER', 'forwarded'],
   ])('refuses %s=%s, naming the variable', (name, value) => {
     const message = refusal({ [name]: value });
     expect(message).toContain(`${name}=${JSON.stringify(value)}`);
@@ -112,6 +115,13 @@ describe('loadConfig', () => {
     ['01/02/2027', 'ISO 8601'],
   ])('refuses DEPRECATION_DATE=%s', (value, reason) => {
     expect(refusal({ DEPRECATION_DATE: value, SUNSET_DATE: '2028-01-01' })).toContain(reason);
+  });
+
+  it('reads CLIENT_IP_HEADER, and refuses it beside TRUST_PROXY_HOPS naming both', () => {
+    expect(loadConfig({ CLIENT_IP_HEADER: 'Fly-Client-IP' }).clientIpHeader).toBe('Fly-Client-IP');
+    expect(loadConfig({ CLIENT_IP_HEADER: 'X-Real-IP', TRUST_PROXY_HOPS: '0' }).clientIpHeader).toBe('X-Real-IP');
+    const message = refusal({ CLIENT_IP_HEADER: 'CF-Connecting-IP', TRUST_PROXY_HOPS: '1' });
+    expect(message).toMatch(/CLIENT_IP_HEADER and TRUST_PROXY_HOPS are both set/);
   });
 
   it('refuses one deprecation date without the other, naming the missing one', () => {

@@ -8,7 +8,7 @@ import { withDefaults } from '../defaults.ts';
 import type { HeaderRecord } from '../headers.ts';
 import type { Logger } from '../log.ts';
 import type { ProblemMembers } from '../problems.ts';
-import { addressKey, clientAddress } from './client.ts';
+import { addressKey, clientAddress, type ClientTrust } from './client.ts';
 import { policyFields, stateFields } from './fields.ts';
 import { Limiter, type Quota, type RateLimitState } from './limiter.ts';
 import { MemoryStore } from './memory.ts';
@@ -76,7 +76,11 @@ interface Applied extends Quota {
   shared: boolean;
 }
 
-export async function createRateLimit(given: Partial<RateLimitOptions> | undefined, trustProxyHops: number, logger: Logger): Promise<RateLimit> {
+export async function createRateLimit(
+  given: Partial<RateLimitOptions> | undefined,
+  trust: ClientTrust,
+  logger: Logger,
+): Promise<RateLimit> {
   const options = withDefaults(RATE_LIMIT_DEFAULTS, given);
   const { quota, windowSeconds, fail, ipv6PrefixBits, store: own } = options;
   // The one-store rule first: an app's own store and a shared one named together are refused.
@@ -101,7 +105,7 @@ export async function createRateLimit(given: Partial<RateLimitOptions> | undefin
 
   /** The policy a request counts under, and its client's key within it. */
   function placed(request: Request, address: string | undefined): { policy: Applied; key: string } {
-    const client = clientAddress(request, address, trustProxyHops);
+    const client = clientAddress(request, address, trust);
     const matched = client === undefined ? undefined : policyFor(client);
     const policy = matched ? perNetwork.get(matched)! : byDefault;
     if (policy.shared) return { policy, key: 'network' };
