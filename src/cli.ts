@@ -1,7 +1,8 @@
 /**
  * @module The `product-discovery` command: `serve` runs the Node entry; `check FILE` refuses or
  * accepts a facts file exactly as start-up does, so a product team can run it in its own CI;
- * `verify URL` checks a running deployment against the contract. Each loads only what it needs.
+ * `verify URL` checks a running deployment against the contract; `registry` prints its MCP Registry
+ * server.json. Each loads only what it needs.
  * A command is one entry of `COMMANDS`: its arguments, options, one-line summary and `run`.
  */
 import { realpathSync } from 'node:fs';
@@ -59,6 +60,13 @@ export const COMMANDS: Record<string, Command> = {
     summary: 'check a running deployment against the contract (at most 60 requests, reads only)',
     details: 'Exit 0 when every check passes; 1 when one fails or the deployment cannot be reached, with the reason in one line.',
     run: ([url], { json }, io) => verify(url!, json === true, io),
+  },
+  registry: {
+    args: [],
+    options: { base: { type: 'string', help: "the deployment's public base URL (default: PUBLIC_BASE_URL)" } },
+    summary: 'print the MCP Registry server.json of a deployment, for mcp-publisher publish',
+    details: 'The facts are those of FACTS_FILE, or the shipped sample. Exit 2 without a base URL.',
+    run: async (_args, { base }, io) => (await import('./discovery/registry.ts')).registryCommand(base as string | undefined, process.env, io),
   },
 };
 

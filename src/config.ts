@@ -6,6 +6,7 @@ import * as v from 'valibot';
 import { checkDeprecation, SUCCESSOR_PATH_DEFAULT, SUCCESSOR_PATH_PATTERN, type Deprecation } from './deprecation.ts';
 import { originEntry, ORIGIN_LIST_USAGE } from './cors.ts';
 import { CONTENT_SIGNAL_DEFAULT } from './discovery/robots.ts';
+import { securityContactProblem } from './discovery/security-txt.ts';
 import { MCP_DEFAULTS } from './mcp/endpoint.ts';
 import { TRUST_PROXY_HOPS_DEFAULT } from './ratelimit/client.ts';
 import { RATE_LIMIT_DEFAULTS, type RateLimitOptions } from './ratelimit/index.ts';
@@ -110,6 +111,10 @@ const Environment = v.object({
   ),
   DOCS_PAGE: v.optional(v.picklist(['on', 'off'], 'must be "on" or "off"'), 'on'),
   CONTENT_SIGNAL: v.optional(contentSignal, CONTENT_SIGNAL_DEFAULT),
+  SECURITY_CONTACT: v.optional(v.pipe(v.string(), v.rawCheck(({ dataset, addIssue }) => {
+    const problem = dataset.typed ? securityContactProblem(dataset.value) : undefined;
+    if (problem) addIssue({ message: problem });
+  }))),
   METRICS_PORT: v.optional(wholeNumber(1, 65535)),
   SERVER_TIMING: v.optional(v.picklist(['on', 'off'], 'must be "on" or "off"'), 'off'),
   // OpenTelemetry's own variables (opentelemetry.io/docs/specs/otel/protocol/exporter), as far as they decide what starts.
@@ -145,6 +150,8 @@ export interface Options {
   docsPage: boolean;
   /** robots.txt's `Content-Signal` value (contentsignals.org), normalised. */
   contentSignal: string;
+  /** SECURITY_CONTACT: serves /.well-known/security.txt (RFC 9116) while set. */
+  securityContact?: string;
   /** What of OpenTelemetry the entry starts, and Server-Timing. */
   telemetry: TelemetryConfig;
 }
@@ -186,6 +193,7 @@ export function loadConfig(env: Record<string, string | undefined>): Options {
     ),
     docsPage: e.DOCS_PAGE === 'on',
     contentSignal: e.CONTENT_SIGNAL,
+    securityContact: e.SECURITY_CONTACT,
     telemetry: telemetry(e),
   };
 }

@@ -16,6 +16,7 @@ import { allowedOrigins, preflight } from './cors.ts';
 import { withDefaults } from './defaults.ts';
 import { checkDeprecation, deprecationNotice, type Deprecation } from './deprecation.ts';
 import { CONTENT_SIGNAL_DEFAULT } from './discovery/robots.ts';
+import { checkSecurityContact } from './discovery/security-txt.ts';
 import type { HeaderRecord } from './headers.ts';
 import { discard, pathOf, respond, unreadBody } from './http.ts';
 import { InFlight } from './in-flight.ts';
@@ -56,6 +57,8 @@ export interface HandlerOptions {
   docsPage?: boolean;
   /** robots.txt's `Content-Signal` line (contentsignals.org; default `search=yes, ai-input=yes`). */
   contentSignal?: string;
+  /** A `mailto:` or `https:` URI: serves /.well-known/security.txt (RFC 9116) naming it. */
+  securityContact?: string;
   /**
    * OpenTelemetry: your app's `@opentelemetry/api` tracer and meter providers (a server span per
    * request, the rate-limit store and each MCP message as children; request, refusal, store, MCP and
@@ -98,6 +101,7 @@ export async function createHandler(options: HandlerOptions): Promise<Handler> {
     mcp,
     docsPage: options.docsPage ?? true,
     contentSignal: options.contentSignal ?? CONTENT_SIGNAL_DEFAULT,
+    securityContact: options.securityContact === undefined ? undefined : checkSecurityContact(options.securityContact),
   };
   // Swapped whole on reload; each request reads it once, so it sees either the old facts or the new.
   let surface: Surface = await buildSurface(settings, options.facts);

@@ -45,6 +45,12 @@ const COMPONENTS = [
   discovery.ServerCard,
   discovery.DocsPage,
   discovery.DocsAsset,
+  discovery.RootMarkdown,
+  discovery.SoftwareApplicationLd,
+  discovery.SitemapXml,
+  discovery.SkillMarkdown,
+  discovery.SkillIndex,
+  discovery.SecurityText,
 ];
 
 const nameOf = (schema: v.GenericSchema) => v.getTitle(schema as v.SchemaWithPipe<[v.GenericSchema, v.TitleAction<unknown, string>]>)!;
@@ -96,6 +102,9 @@ function commonRefusals(route: Route) {
   };
 }
 
+/** The redirects a route answers with on this service (a docs-page one only while the page is served). */
+const redirectsOf = (route: Route, { docsPage }: BuildContext) => (route.redirects ?? []).filter((redirect) => docsPage || !redirect.docsPage);
+
 function documentOperations(route: Route, context: BuildContext) {
   const deprecated = Boolean(context.deprecation);
   const shared = {
@@ -111,6 +120,14 @@ function documentOperations(route: Route, context: BuildContext) {
       headers: headersOf(route.path, 'document', undefined, route),
       ...(withBody ? { content: contentOf(route, context) } : {}),
     },
+    ...(redirectsOf(route, context).length > 0
+      ? {
+          '302': {
+              description: `Found: an Accept that prefers ${redirectsOf(route, context).map((r) => `${r.mediaType} is sent to ${r.path}`).join(', ')} (empty body).`,
+              headers: headersOf(route.path, 'redirect', undefined, route),
+            },
+        }
+      : {}),
     '304': { description: 'Not modified: the If-None-Match ETag is current.', headers: headersOf(route.path, 'notModified', undefined, route) },
     ...commonRefusals(route),
   });
@@ -233,7 +250,9 @@ export function buildOpenApi(context: BuildContext, routes: readonly Route[]): R
       { name: 'service', description: 'The contract, the problem types and this reference page.' },
       {
         name: 'discovery',
-        description: "Where agents and crawlers find the API: the host's root, robots.txt, the RFC 9727 API catalog, llms.txt and llms-full.txt, the MCP server card.",
+        description:
+          "Where agents and crawlers find the API: the host's root, robots.txt, the sitemap, the RFC 9727 API catalog, llms.txt and " +
+          'llms-full.txt, the MCP server card, the Agent Skill and its index, security.txt.',
       },
     ],
     paths,

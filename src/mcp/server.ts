@@ -17,10 +17,14 @@ import {
   type StandardSchemaWithJSON,
   type ToolAnnotations,
 } from '@modelcontextprotocol/server';
+import { memorySkillFiles, SkillsExtension, type SkillCatalog } from '@modelcontextprotocol/server/ext/skills';
 import { toStandardJsonSchema } from '@valibot/to-json-schema';
 import type * as v from 'valibot';
 import { PUBLIC_MAX_AGE_SECONDS } from '../headers.ts';
 import { approvalSentences, privacySentence, privateContractSentence } from '../product-rules.ts';
+import { productMarkdown } from '../discovery/markdown.ts';
+import { SKILL_FACTS_FILE } from '../discovery/skill.ts';
+import type { SkillFile } from '../route.ts';
 import type { Product } from '../schemas.ts';
 import { createLibrary, type Library } from './documents.ts';
 import { PROMPTS } from './prompts.ts';
@@ -98,9 +102,21 @@ interface Served {
   info: ServerInfo;
   resources: readonly McpResource[];
   library: Library;
+  skills?: SkillCatalog;
 }
 
-function buildServer({ facts, outputs, info, resources, library }: Served): McpServer {
+/**
+ * The skill as the SDK's own Skills extension serves it (skills/list, skills/get, `skill://` resources):
+ * the very bytes of /skill.md, and every fact in its references folder, with the documents' public
+ * cache hint; strict, so a skill the extension would refuse fails the start instead of being left out.
+ */
+const loadSkills = (skill: SkillFile, facts: Product) =>
+  SkillsExtension.load(memorySkillFiles({ [`${skill.name}/SKILL.md`]: skill.text, [`${skill.name}/${SKILL_FACTS_FILE}`]: productMarkdown(facts) }), {
+    cacheHint: PUBLIC_HINT,
+    strict: true,
+  });
+
+function buildServer({ facts, outputs, info, resources, library, skills }: Served): McpServer {
   const server = new McpServer(identity(facts, info), {
     // Both legs list every revision /mcp serves, so a version error names them all.
     supportedProtocolVersions: MCP_PROTOCOL_VERSIONS,
@@ -128,13 +144,15 @@ function buildServer({ facts, outputs, info, resources, library }: Served): McpS
     if (prompt.args) server.registerPrompt(prompt.name, { ...config, argsSchema: CONVERTED.get(prompt.args)! }, (args) => messages(args as Record<string, string>));
     else server.registerPrompt(prompt.name, config, () => messages({}));
   }
+  skills?.attach(server);
   return server;
 }
 
-/** What the server says it is (`serverInfo`): the API's name and the package version. */
+/** What the server says it is (`serverInfo`): the API's name and the package version; and the Agent Skill it offers (SEP-2640). */
 export interface ServerInfo {
   name: string;
   version: string;
+  skill?: SkillFile;
 }
 
 /** Serves one already-vetted MCP POST whose body has been read and parsed. */
@@ -144,9 +162,12 @@ export type McpEndpoint = (request: Request, parsedBody: unknown) => Promise<Res
 export function createMcpEndpoint(facts: Product, info: ServerInfo, resources: readonly McpResource[], base: string): McpEndpoint {
   const outputs = new Map(TOOLS.map((tool) => [tool.name, convertedOnce(tool.output(facts))]));
   const served: Served = { facts, outputs, info, resources, library: createLibrary(base, facts) };
+  // The catalog is built once (digests and checks); every request waits for it, the first one only in fact.
+  const ready = info.skill ? loadSkills(info.skill, facts).then((skills) => void (served.skills = skills)) : Promise.resolve();
   const factory = () => buildServer(served);
   const modern = createMcpHandler(factory, { legacy: 'reject' });
   return async (request, parsedBody) => {
+    await ready;
     if (!(await isLegacyRequest(request, parsedBody))) {
       return listingEveryRevision(await modern.fetch(request, { parsedBody }), (parsedBody as { method?: unknown } | undefined)?.method);
     }

@@ -8,10 +8,10 @@ describe("the platforms' route lists", () => {
   });
 
   it('route exactly the served paths to the service on Vercel, and a new route with them', () => {
-    const rewrites = JSON.parse(vercelJson([...servedPaths(), '/skill.md'])).rewrites as { source: string; destination: string }[];
-    expect(rewrites.map((rewrite) => rewrite.source)).toEqual([...servedPaths(), '/skill.md']);
+    const rewrites = JSON.parse(vercelJson([...servedPaths(), '/a-new-route'])).rewrites as { source: string; destination: string }[];
+    expect(rewrites.map((rewrite) => rewrite.source)).toEqual([...servedPaths(), '/a-new-route']);
     expect(new Set(rewrites.map((rewrite) => rewrite.destination))).toEqual(new Set([VERCEL_FUNCTION]));
-    expect(rewrites.map((rewrite) => rewrite.source).filter((path) => !isServedPath(path))).toEqual(['/skill.md']);
+    expect(rewrites.map((rewrite) => rewrite.source).filter((path) => !isServedPath(path))).toEqual(['/a-new-route']);
   });
 
   it("list exactly the served paths in Netlify's function file and the package's `config`", async () => {

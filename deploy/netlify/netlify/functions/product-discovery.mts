@@ -30,6 +30,11 @@ export const config = {
     '/docs/docs.f53ca7e9eca8.css',
     '/docs/swagger-ui-bundle.e6a898692f2d.js',
     '/docs/docs.8ec3c65e05fe.js',
+    '/sitemap.xml',
+    '/skill.md',
+    '/.well-known/agent-skills/index.json',
+    '/.well-known/agent-skills/product-discovery/SKILL.md',
+    '/.well-known/security.txt',
     '/mcp',
   ],
 };
