@@ -25,7 +25,8 @@ const notebookFacts = (): Product => checkFacts('notebook-facts.json', structure
 
 /** Everything the service serves for these facts, by where it came from: bodies of every GET path and representation, every MCP answer. */
 async function everythingServed(facts: Product): Promise<Map<string, string>> {
-  const handler = await makeHandler({ facts });
+  // A security contact, so that security.txt is served too.
+  const handler = await makeHandler({ facts, securityContact: 'mailto:security@example.org' });
   const served = new Map<string, string>();
   // The docs page's files are Swagger UI's own, the same bytes for every product (its list of top-level domains has .gallery).
   for (const route of ROUTES.filter((route) => route.methods.includes('GET') && route.answer !== 'asset')) {
