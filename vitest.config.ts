@@ -38,7 +38,7 @@ export default defineConfig({
         extends: true,
         plugins: [docsAssetsInMemory()],
         // In process only: no redis-server, runtime, browser or build. Anything that starts a process goes in test/e2e/.
-        test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: ['test/e2e/**'] },
+        test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: ['test/e2e/**', '**/node_modules/**'] },
       },
       {
         extends: true,

@@ -5,13 +5,14 @@
  * cold start then reads one minified file instead of about 80 modules and their packages.
  * The docs page's 1.9 MB of assets are not copied into the bundles: they import the module the
  * package already ships, OUTDIR/../docs/generated/bodies.js (in dist/, what tsc compiled).
- * Run by `npm run build`; `node scripts/bundle.mjs OUTDIR` writes them elsewhere (the tests do).
+ * Run by `npm run build` (`node scripts/bundle.mjs OUTDIR`); the end-to-end tests bundle into
+ * node_modules/.cache/ with the assets module beside them.
  *
  * Left out, and so resolved from node_modules at run time: the runtimes' own modules and the
  * optional peer dependencies, whose absence the code reports by name (src/optional.ts).
  */
 import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -53,11 +54,10 @@ const sharedDocsBodies = {
   },
 };
 
-export async function bundle(outdir = join(root, 'dist/start')) {
+/** `withDocsBodies`: also write the assets module the bundles import (dist/ has the one tsc compiled). */
+export async function bundle(outdir = join(root, 'dist/start'), { withDocsBodies = false } = {}) {
   const { build } = await import('esbuild');
-  const distStart = resolve(outdir) === join(root, 'dist/start');
-  // Outside dist/, the assets module the bundles import is written beside them.
-  if (!distStart) {
+  if (withDocsBodies) {
     await build({ entryPoints: [join(root, 'src/docs/generated/bodies.ts')], outfile: join(outdir, DOCS_BODIES), format: 'esm', logLevel: 'warning' });
   }
   await build({

@@ -63,6 +63,10 @@ try {
   ({ host, port } = loadConfig(process.env));
   if (FACTS_FILE) await loadFacts(FACTS_FILE, (path) => readFile(path, 'utf8'));
   if (port !== 0) await canListen(host, port);
+  // The Worker requires PUBLIC_BASE_URL; a local run defaults it to the address it listens on, as
+  // the other runtimes do, so PORT=0 becomes a free port chosen here.
+  else if (!bindings.PUBLIC_BASE_URL) port = await freePort(host);
+  bindings.PUBLIC_BASE_URL ||= `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 } catch (error) {
   if (!(error instanceof StartupError)) throw error;
   await refuse(error.message);
@@ -105,6 +109,18 @@ function canListen(hostname: string, portNumber: number): Promise<void> {
   });
 }
 
+/** A port free on `hostname` now (Node picks it; closed again for workerd to take). */
+function freePort(hostname: string): Promise<number> {
+  return new Promise((done, fail) => {
+    const probe = createServer();
+    probe.once('error', (error) => fail(listenFailure(error, { host: hostname, port: 0 })));
+    probe.listen({ host: hostname, port: 0, exclusive: true }, () => {
+      const { port: chosen } = probe.address() as import('node:net').AddressInfo;
+      probe.close(() => done(chosen));
+    });
+  });
+}
+
 // What workerd prints while it starts is held back: on a refusal, only the reason is printed.
 let starting = true;
 let startup = '';
@@ -138,7 +154,7 @@ try {
 starting = false;
 process.stderr.write(startup);
 const served = url!.origin;
-console.log(`Serving the Worker in workerd on ${served} (public base ${process.env.PUBLIC_BASE_URL ?? served})`);
+console.log(`Serving the Worker in workerd on ${served} (public base ${bindings.PUBLIC_BASE_URL})`);
 
 /** Why workerd did not start: the Worker's own StartupError, a port taken since the check above, or what workerd said. */
 function startupFailure(output: string): string {

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
  * The Debian packages the test suite runs beside the project: real Redis processes (redis-server,
- * and redis-cli to make a Cluster) and Chromium for the docs page. Installed with apt-get when they
+ * and redis-cli to make a Cluster), Chromium for the docs page, and podman with buildah and runc to
+ * build and run the Containerfile (crun, podman's default here, fails on hybrid cgroups). Installed with apt-get when they
  * are missing and this is root on a Debian machine; otherwise a message names them. Run by `.ci/run`
  * and by the end-to-end tests' global setup (test/e2e/), so `npm ci && npm test` works on a fresh machine.
  */
@@ -16,6 +17,9 @@ const PACKAGES = [
   { name: 'redis-server', present: () => has('redis-server') },
   { name: 'redis-tools', present: () => has('redis-cli') },
   { name: 'chromium', present: () => existsSync('/usr/bin/chromium') },
+  { name: 'podman', present: () => has('podman') },
+  { name: 'buildah', present: () => has('buildah') },
+  { name: 'runc', present: () => has('runc') || existsSync('/usr/sbin/runc') },
 ];
 
 export function ensureSystemPackages() {

@@ -6,10 +6,12 @@ import * as v from 'valibot';
 import { checkDeprecation, SUCCESSOR_PATH_DEFAULT, SUCCESSOR_PATH_PATTERN, type Deprecation } from './deprecation.ts';
 import { originEntry, ORIGIN_LIST_USAGE } from './cors.ts';
 import { CONTENT_SIGNAL_DEFAULT } from './discovery/robots.ts';
+import { securityContactProblem } from './discovery/security-txt.ts';
 import { MCP_DEFAULTS } from './mcp/endpoint.ts';
 import { TRUST_PROXY_HOPS_DEFAULT } from './ratelimit/client.ts';
 import { RATE_LIMIT_DEFAULTS, type RateLimitOptions } from './ratelimit/index.ts';
 import { PoliciesJson, pathOf } from './ratelimit/policies.ts';
+import { TABLE_NAME } from './ratelimit/dynamodb.ts';
 import { RedisUrl, redisTargetOf, RedisUrlList } from './ratelimit/redis-target.ts';
 import { StartupError } from './startup-error.ts';
 import type { TelemetryConfig } from './telemetry/sdk.ts';
@@ -74,8 +76,22 @@ const Environment = v.object({
   REDIS_SENTINEL_URLS: v.optional(RedisUrlList('redis://10.0.0.1:26379,redis://10.0.0.2:26379,redis://10.0.0.3:26379')),
   REDIS_SENTINEL_MASTER: v.optional(v.pipe(v.string(), v.regex(/^[^\s,]+$/, 'must be the name of the master group the sentinels monitor, such as mymaster'))),
   RATE_LIMIT_POLICIES: v.optional(PoliciesJson),
+  RATE_LIMIT_DYNAMODB_TABLE: v.optional(v.pipe(v.string(), v.regex(TABLE_NAME, 'must be a DynamoDB table name: 3 to 255 letters, digits, _, - or .'))),
+  // `on`: the platform's own database (Deno Deploy); anything else is the path of a KV file.
+  RATE_LIMIT_DENO_KV: v.optional(v.string()),
   RATE_LIMIT_FAIL: v.optional(v.picklist(['open', 'closed'], 'must be "open" or "closed"'), RATE_LIMIT_DEFAULTS.fail),
   TRUST_PROXY_HOPS: v.optional(wholeNumber(0, 32), String(TRUST_PROXY_HOPS_DEFAULT)),
+  CLIENT_IP_HEADER: v.optional(
+    v.pipe(
+      v.string(),
+      // RFC 9110 section 5.1: a field name is a token.
+      v.regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, 'must be one header name, such as Fly-Client-IP, CF-Connecting-IP or X-Real-IP'),
+      v.check(
+        (name) => !['x-forwarded-for', 'forwarded'].includes(name.toLowerCase()),
+        'is a list a client can start with forged entries: set TRUST_PROXY_HOPS to the number of proxies in front instead',
+      ),
+    ),
+  ),
   RATE_LIMIT_IPV6_PREFIX: v.optional(wholeNumber(32, 128), String(RATE_LIMIT_DEFAULTS.ipv6PrefixBits)),
   ACCESS_LOG: v.optional(v.picklist(['json', 'off'], 'must be "json" or "off"'), 'off'),
   MCP_ALLOWED_ORIGINS: v.optional(
@@ -95,6 +111,10 @@ const Environment = v.object({
   ),
   DOCS_PAGE: v.optional(v.picklist(['on', 'off'], 'must be "on" or "off"'), 'on'),
   CONTENT_SIGNAL: v.optional(contentSignal, CONTENT_SIGNAL_DEFAULT),
+  SECURITY_CONTACT: v.optional(v.pipe(v.string(), v.rawCheck(({ dataset, addIssue }) => {
+    const problem = dataset.typed ? securityContactProblem(dataset.value) : undefined;
+    if (problem) addIssue({ message: problem });
+  }))),
   METRICS_PORT: v.optional(wholeNumber(1, 65535)),
   SERVER_TIMING: v.optional(v.picklist(['on', 'off'], 'must be "on" or "off"'), 'off'),
   // OpenTelemetry's own variables (opentelemetry.io/docs/specs/otel/protocol/exporter), as far as they decide what starts.
@@ -120,6 +140,8 @@ export interface Options {
   factsFile?: string;
   rateLimit: Omit<RateLimitOptions, 'store'>;
   trustProxyHops: number;
+  /** The header a platform in front sets to the client's address (CLIENT_IP_HEADER). */
+  clientIpHeader?: string;
   /** One JSON line per request through the logger. */
   accessLog: boolean;
   mcp: { allowedOrigins?: string[]; maxBodyBytes: number };
@@ -128,6 +150,8 @@ export interface Options {
   docsPage: boolean;
   /** robots.txt's `Content-Signal` value (contentsignals.org), normalised. */
   contentSignal: string;
+  /** SECURITY_CONTACT: serves /.well-known/security.txt (RFC 9116) while set. */
+  securityContact?: string;
   /** What of OpenTelemetry the entry starts, and Server-Timing. */
   telemetry: TelemetryConfig;
 }
@@ -160,6 +184,7 @@ export function loadConfig(env: Record<string, string | undefined>): Options {
       policies: e.RATE_LIMIT_POLICIES,
     },
     trustProxyHops: e.TRUST_PROXY_HOPS,
+    clientIpHeader: clientIpHeader(e),
     accessLog: e.ACCESS_LOG === 'json',
     mcp: { allowedOrigins: e.MCP_ALLOWED_ORIGINS, maxBodyBytes: e.MCP_MAX_BODY_BYTES },
     deprecation: checkDeprecation(
@@ -168,6 +193,7 @@ export function loadConfig(env: Record<string, string | undefined>): Options {
     ),
     docsPage: e.DOCS_PAGE === 'on',
     contentSignal: e.CONTENT_SIGNAL,
+    securityContact: e.SECURITY_CONTACT,
     telemetry: telemetry(e),
   };
 }
@@ -198,18 +224,37 @@ function telemetry(e: v.InferOutput<typeof Environment>): TelemetryConfig {
 }
 
 /** The one shared store the environment names (the rule and its wording are redis-target.ts's). */
-function redisStore(e: v.InferOutput<typeof Environment>): Pick<Options['rateLimit'], 'redisUrl' | 'redisClusterUrls' | 'redisSentinel'> {
+function redisStore(
+  e: v.InferOutput<typeof Environment>,
+): Pick<Options['rateLimit'], 'redisUrl' | 'redisClusterUrls' | 'redisSentinel' | 'dynamoDbTable' | 'denoKv'> {
   const sentinel = { urls: e.REDIS_SENTINEL_URLS, masterName: e.REDIS_SENTINEL_MASTER };
   const names = {
     redisUrl: 'REDIS_URL',
     redisClusterUrls: 'REDIS_CLUSTER_URLS',
     sentinelUrls: 'REDIS_SENTINEL_URLS',
     sentinelMaster: 'REDIS_SENTINEL_MASTER',
+    dynamoDbTable: 'RATE_LIMIT_DYNAMODB_TABLE',
+    denoKv: 'RATE_LIMIT_DENO_KV',
   };
-  const target = redisTargetOf({ redisUrl: e.REDIS_URL, redisClusterUrls: e.REDIS_CLUSTER_URLS, redisSentinel: sentinel }, names);
+  const { RATE_LIMIT_DYNAMODB_TABLE: dynamoDbTable, RATE_LIMIT_DENO_KV: denoKv } = e;
+  const choice = { redisUrl: e.REDIS_URL, redisClusterUrls: e.REDIS_CLUSTER_URLS, redisSentinel: sentinel, dynamoDbTable, denoKv };
+  const target = redisTargetOf(choice, names);
   return {
     redisUrl: e.REDIS_URL,
     redisClusterUrls: e.REDIS_CLUSTER_URLS,
     redisSentinel: target?.mode === 'sentinel' ? { urls: target.urls, masterName: target.masterName } : undefined,
+    dynamoDbTable,
+    denoKv,
   };
+}
+
+/** One source of the client address: TRUST_PROXY_HOPS above 0 beside CLIENT_IP_HEADER would leave one of them ignored. */
+function clientIpHeader(e: v.InferOutput<typeof Environment>): string | undefined {
+  if (e.CLIENT_IP_HEADER && e.TRUST_PROXY_HOPS > 0) {
+    throw new StartupError(
+      `Invalid configuration:\n  CLIENT_IP_HEADER and TRUST_PROXY_HOPS are both set: the client address comes from one header the ` +
+        'platform sets (CLIENT_IP_HEADER) or from X-Forwarded-For behind trusted proxies (TRUST_PROXY_HOPS), not both; unset one.',
+    );
+  }
+  return e.CLIENT_IP_HEADER;
 }

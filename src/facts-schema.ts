@@ -6,11 +6,14 @@
  */
 import { toJsonSchema, type JsonSchema } from '@valibot/to-json-schema';
 import { FACTS_SCHEMA_PATH } from './route.ts';
-import { FactsFile } from './schemas.ts';
+import { FactsFile, servedSchemas, type Product } from './schemas.ts';
 
-/** The JSON Schema of the facts file; with `base`, its `$id` is where that service serves it. */
-export function factsJsonSchema(base?: string): JsonSchema {
-  const { $schema, ...schema } = toJsonSchema(FactsFile, {
+/**
+ * The JSON Schema of the facts file; with `base`, its `$id` is where that service serves it. With `facts`,
+ * the schema of that product's file: v1's `createsGallery` only when those facts give it.
+ */
+export function factsJsonSchema(base?: string, facts?: Product): JsonSchema {
+  const { $schema, ...schema } = toJsonSchema(facts ? servedSchemas(facts).FactsFile : FactsFile, {
     target: 'draft-2020-12',
     overrideSchema: ({ valibotSchema, jsonSchema }) =>
       valibotSchema.type === 'object' ? { ...jsonSchema, additionalProperties: false } : undefined,

@@ -7,6 +7,7 @@ import { closestMatch } from 'leven';
 import * as v from 'valibot';
 import { StartupError } from './startup-error.ts';
 import { parseJsonText } from './json-text.ts';
+import { approvalNeeds, listed } from './product-rules.ts';
 import { FactsFile, type Product, type Resource } from './schemas.ts';
 
 // The contract's word rule ("Surface"): a parameter carries a credential when one of its words is one
@@ -49,7 +50,7 @@ export function checkFacts(source: string, json: unknown): Product {
     ...(result.success ? [] : result.issues.map(schemaIssue)),
     ...duplicateIds(json),
     ...credentialUrls(json, []),
-    ...policy(json),
+    ...(result.success ? policy(result.output) : []),
   ];
   if (problems.length > 0 || !result.success) {
     throw new StartupError(`Facts file ${source} was refused:\n${problems.map((line) => `  ${line}`).join('\n')}`);
@@ -113,7 +114,7 @@ function unrealDate(input: unknown, shape: Shape, at: Key[]): string[] {
 /** The types of a schema's pipe actions, nested pipes included (`v.pipe(isoDate, v.description(...))`). */
 const actionsOf = (shape: Shape): string[] => (shape.pipe ?? []).flatMap((item) => [item.type, ...actionsOf(item)]);
 
-/** Start options are known by `id`, resources by `resourceId`: each must be unique in its list. */
+/** Start options and actions are known by `id`, resources by `resourceId`: each must be unique in its list. */
 function duplicateIds(json: unknown): string[] {
   if (!isRecord(json)) return [];
   const repeated = (list: unknown, name: string, idOf: (item: Record<string, unknown>) => [unknown, boolean], what: string) => {
@@ -133,6 +134,12 @@ function duplicateIds(json: unknown): string[] {
   return [
     ...repeated(json.resources, 'resources', (item) => (item.id !== undefined ? [item.id, true] : [item.kind, false]), 'resource'),
     ...repeated(json.startOptions, 'startOptions', (item) => [item.id, true], 'start option'),
+    ...repeated(
+      isRecord(json.product) ? json.product.actionsNeedingApproval : undefined,
+      'product.actionsNeedingApproval',
+      (item) => [item.id, true],
+      'action',
+    ),
   ];
 }
 
@@ -147,13 +154,27 @@ function credentialUrls(value: unknown, at: Key[]): string[] {
   return carrier ? [`${path}: URL query parameter "${carrier}" may carry a credential; link to a public page without it`] : [];
 }
 
-function policy(json: unknown): string[] {
-  const options = isRecord(json) && Array.isArray(json.startOptions) ? json.startOptions : [];
-  return options.flatMap((option, index) =>
-    isRecord(option) && option.createsGallery === true && option.requiresHumanApproval === false
-      ? [`startOptions[${index}].requiresHumanApproval: creating a gallery always needs a person's approval; set it to true`]
-      : [],
-  );
+/** The approval rule (product-rules.ts) and the actions it names: every `performs` id must be one the facts list. */
+function policy(facts: Product): string[] {
+  const actions = facts.product.actionsNeedingApproval ?? [];
+  const known = actions.map((action) => action.id);
+  return facts.startOptions.flatMap((option, index) => {
+    const at = `startOptions[${index}]`;
+    const unknown = (option.performs ?? []).flatMap((id, position) =>
+      known.includes(id)
+        ? []
+        : [`${at}.performs[${position}]: "${id}" is not the id of an action in product.actionsNeedingApproval; ` +
+            (known.length > 0 ? `use one of: ${known.join(', ')}` : 'list the action there first, with why it needs approval')],
+    );
+    const needs = approvalNeeds(option, facts);
+    const performed = listed(needs.map((need) => `${need.action} (${need.field})`), 'and');
+    const unapproved =
+      needs.length > 0 && !option.requiresHumanApproval
+        ? [`${at}.requiresHumanApproval: false, but the option performs ${performed}, which ${needs.length > 1 ? 'need' : 'needs'} ` +
+            "a person's approval; set it to true"]
+        : [];
+    return [...unknown, ...unapproved];
+  });
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -16,6 +16,7 @@ import { allowedOrigins, preflight } from './cors.ts';
 import { withDefaults } from './defaults.ts';
 import { checkDeprecation, deprecationNotice, type Deprecation } from './deprecation.ts';
 import { CONTENT_SIGNAL_DEFAULT } from './discovery/robots.ts';
+import { checkSecurityContact } from './discovery/security-txt.ts';
 import type { HeaderRecord } from './headers.ts';
 import { discard, pathOf, respond, unreadBody } from './http.ts';
 import { InFlight } from './in-flight.ts';
@@ -23,7 +24,7 @@ import { errorField, jsonLinesLogger, type Logger } from './log.ts';
 import { MCP_DEFAULTS, type McpOptions } from './mcp/endpoint.ts';
 import { originRefusal } from './mcp/gate.ts';
 import { prepareProblem, type ProblemMembers } from './problems.ts';
-import { TRUST_PROXY_HOPS_DEFAULT } from './ratelimit/client.ts';
+import { clientTrust } from './ratelimit/client.ts';
 import { createRateLimit, type RateLimitOptions } from './ratelimit/index.ts';
 import { takes, type Route } from './route.ts';
 import { buildSurface, type Settings, type Surface, type Target } from './surface.ts';
@@ -40,6 +41,11 @@ export interface HandlerOptions {
   rateLimit?: Partial<RateLimitOptions>;
   /** How many proxies in front append to X-Forwarded-For; at 0 (the default) the header is ignored. */
   trustProxyHops?: number;
+  /**
+   * A header the platform in front sets to the client's address alone (`Fly-Client-IP`,
+   * `CF-Connecting-IP`, `X-Real-IP`): believed instead of the connection's address. Not with `trustProxyHops`.
+   */
+  clientIpHeader?: string;
   mcp?: Partial<McpOptions>;
   /** Checked as the environment's dates are: both or neither, the sunset at least 90 days after. */
   deprecation?: Deprecation;
@@ -51,6 +57,8 @@ export interface HandlerOptions {
   docsPage?: boolean;
   /** robots.txt's `Content-Signal` line (contentsignals.org; default `search=yes, ai-input=yes`). */
   contentSignal?: string;
+  /** A `mailto:` or `https:` URI: serves /.well-known/security.txt (RFC 9116) naming it. */
+  securityContact?: string;
   /**
    * OpenTelemetry: your app's `@opentelemetry/api` tracer and meter providers (a server span per
    * request, the rate-limit store and each MCP message as children; request, refusal, store, MCP and
@@ -82,7 +90,7 @@ export async function createHandler(options: HandlerOptions): Promise<Handler> {
   const base = options.publicBaseUrl.replace(/\/+$/, '');
   const deprecation = checkDeprecation(options.deprecation);
   const log = options.logger ?? jsonLinesLogger();
-  const rateLimit = await createRateLimit(options.rateLimit, options.trustProxyHops ?? TRUST_PROXY_HOPS_DEFAULT, log);
+  const rateLimit = await createRateLimit(options.rateLimit, clientTrust(options), log);
   const mcp = { ...withDefaults(MCP_DEFAULTS, options.mcp), allowedOrigins: allowedOrigins(options.mcp?.allowedOrigins, base) };
   const settings: Settings = {
     base,
@@ -93,6 +101,7 @@ export async function createHandler(options: HandlerOptions): Promise<Handler> {
     mcp,
     docsPage: options.docsPage ?? true,
     contentSignal: options.contentSignal ?? CONTENT_SIGNAL_DEFAULT,
+    securityContact: options.securityContact === undefined ? undefined : checkSecurityContact(options.securityContact),
   };
   // Swapped whole on reload; each request reads it once, so it sees either the old facts or the new.
   let surface: Surface = await buildSurface(settings, options.facts);

@@ -6,6 +6,7 @@
  * set by the rate limit, the representation's own (Content-Type, ETag, Content-Length, Vary) by http.ts.
  */
 import type { DeprecationNotice } from './deprecation.ts';
+import { contentUsage } from './discovery/robots.ts';
 import { DOCS_CSP } from './docs/page.ts';
 import { allowOf, isV1Path, LINK_TARGETS, OPENAPI_PATH, type LinkTarget, type Route } from './route.ts';
 import type { ProblemCode } from './schemas.ts';
@@ -46,7 +47,8 @@ export const HEADERS = {
     description:
       '`<{base}/openapi.json>; rel="service-desc"` on every answer; under /api/v1 the successor version while v1 is ' +
       'deprecated; `rel="api-catalog"` (RFC 9727) on /api/v1, the catalog itself and the root; on the root also ' +
-      '`rel="service-doc"` (the docs page, while served) and `rel="describedby"` (the MCP server card), each with its `type`.',
+      '`rel="service-doc"` (the docs page, while served), `rel="describedby"` (the MCP server card and the product as ' +
+      'JSON-LD) and `rel="alternate"` (its Markdown), each with its `type`.',
   },
   Deprecation: {
     exposed: true,
@@ -56,6 +58,13 @@ export const HEADERS = {
     exposed: true,
     description: 'RFC 8594: HTTP-date after which v1 may stop answering; present only while a deprecation is configured.',
   },
+  'Content-Usage': {
+    exposed: false,
+    description:
+      'On every document: the IETF AI-preferences (draft-ietf-aipref-attach) robots.txt gives, from CONTENT_SIGNAL: ' +
+      '`search=y` while the signal says search=yes, `train-ai=n` when it says ai-train=no. Absent when the signal names neither.',
+  },
+  Location: { exposed: false, description: 'On a redirect: where the representation asked for is (a browser opening `/` is sent to the docs page).' },
   'Cache-Control': { exposed: false, description: 'Caching policy of the response; `no-store` on every error.' },
   'Content-Security-Policy': {
     exposed: false,
@@ -81,7 +90,7 @@ export const EXPOSED_HEADERS: readonly HeaderName[] = (Object.entries(HEADERS) a
 const EXPOSED = EXPOSED_HEADERS.join(', ');
 
 /** What an answer is, as far as the service's headers go. */
-export type AnswerKind = 'document' | 'notModified' | 'problem' | 'preflight' | 'mcp' | 'mcpError';
+export type AnswerKind = 'document' | 'notModified' | 'redirect' | 'problem' | 'preflight' | 'mcp' | 'mcpError';
 
 /** The rate-limit fields: every answer carries them (the policy and quota fixed, the rest per request). */
 export const RATE_LIMIT_HEADERS: readonly HeaderName[] = [
@@ -106,7 +115,8 @@ const EVERY_ANSWER: HeaderName[] = [
 export function carriedHeaders(path: string, kind: AnswerKind, code?: ProblemCode, route?: Route): HeaderName[] {
   const names = [...EVERY_ANSWER];
   if (isV1Path(path)) names.push('Deprecation', 'Sunset');
-  if (kind === 'document' || kind === 'notModified') names.push('ETag', 'Cache-Control', 'Vary');
+  if (kind === 'document' || kind === 'notModified') names.push('ETag', 'Cache-Control', 'Vary', 'Content-Usage');
+  if (kind === 'redirect') names.push('Location', 'Cache-Control', 'Vary');
   // A page for people is held to its own policy: no other origin, no referrer sent on.
   if (route?.mediaType === 'text/html' && (kind === 'document' || kind === 'notModified')) names.push('Content-Security-Policy', 'Referrer-Policy');
   // Every answer with status 400 or more, the MCP's JSON-RPC errors included, is never stored.
@@ -126,6 +136,8 @@ export interface HeaderSettings {
   deprecation?: DeprecationNotice;
   /** The rate-limit fields that are the same on every answer (the policy and the quota). */
   rateLimitPolicy: HeaderRecord;
+  /** CONTENT_SIGNAL, from which the documents' Content-Usage comes. */
+  contentSignal: string;
 }
 
 interface Place extends HeaderSettings {
@@ -143,14 +155,15 @@ const FIXED: Partial<Record<HeaderName, (at: Place) => string | undefined>> = {
   'Access-Control-Expose-Headers': () => EXPOSED,
   Deprecation: (at) => at.deprecation?.headers.Deprecation,
   Sunset: (at) => at.deprecation?.headers.Sunset,
-  'Cache-Control': (at) => (at.kind === 'document' || at.kind === 'notModified' ? at.route?.cacheControl : NO_STORE),
+  'Cache-Control': (at) => (at.kind === 'document' || at.kind === 'notModified' || at.kind === 'redirect' ? at.route?.cacheControl : NO_STORE),
+  'Content-Usage': (at) => contentUsage(at.contentSignal) || undefined,
   Allow: (at) => (at.route ? allowOf(at.route) : undefined),
   'Content-Security-Policy': () => DOCS_CSP,
   'Referrer-Policy': () => 'no-referrer',
   'Access-Control-Allow-Methods': (at) => (at.route ? allowOf(at.route) : undefined),
   'Access-Control-Max-Age': () => String(PREFLIGHT_MAX_AGE_SECONDS),
   // RFC 9110 section 12.5.5: a document chosen by Accept varies by it; http.ts adds Accept-Encoding to a coded one.
-  Vary: (at) => (at.kind === 'preflight' ? 'Access-Control-Request-Headers' : at.route?.alternates ? 'Accept' : undefined),
+  Vary: (at) => (at.kind === 'preflight' ? 'Access-Control-Request-Headers' : at.route?.alternates || at.route?.redirects ? 'Accept' : undefined),
 };
 
 function linkOf({ base, path, route, deprecation, docsPage }: Place): string {
@@ -158,7 +171,7 @@ function linkOf({ base, path, route, deprecation, docsPage }: Place): string {
   if (deprecation && isV1Path(path)) links.push(deprecation.successorLink);
   for (const relation of route?.links ?? []) {
     const target: LinkTarget = LINK_TARGETS[relation];
-    if (!target.docsPage || docsPage) links.push(`<${base}${target.path}>; rel="${relation}"; type="${target.type}"`);
+    if (!target.docsPage || docsPage) links.push(`<${base}${target.path}>; rel="${target.rel ?? relation}"; type="${target.type}"`);
   }
   return links.join(', ');
 }
@@ -175,6 +188,8 @@ function fixedHeaders(at: Place, code?: ProblemCode): HeaderRecord {
 /** The fixed headers of every kind of answer on one exact path (`route` undefined: a path the service does not serve). */
 export interface PathHeaders {
   document: HeaderRecord;
+  /** A redirect's (its Location is added per target). */
+  redirect: HeaderRecord;
   problem(code: ProblemCode): HeaderRecord;
   preflight: HeaderRecord;
   /** An MCP answer's, added to the SDK's own: `mcpError` for a status of 400 or more. */
@@ -186,6 +201,7 @@ export function pathHeaders(settings: HeaderSettings, path: string, route?: Rout
   const at = (kind: AnswerKind): Place => ({ ...settings, path, route, kind });
   return {
     document: fixedHeaders(at('document')),
+    redirect: fixedHeaders(at('redirect')),
     problem: (code) => fixedHeaders(at('problem'), code),
     preflight: fixedHeaders(at('preflight')),
     mcp: fixedHeaders(at('mcp')),

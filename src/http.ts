@@ -64,7 +64,7 @@ export function pathOf(url: string): string {
 export type HeaderAssembly = 'record' | 'template';
 
 /**
- * Bun sends a response about 20 % faster built from a copied `Headers` (README, Performance: the
+ * Bun sends a response about 20 % faster built from a copied `Headers` (docs/performance.md: the
  * bare-server baseline "built the fastest way for the runtime"); Node, Deno and Workers from a record.
  */
 const ASSEMBLY: HeaderAssembly = 'Bun' in globalThis ? 'template' : 'record';

@@ -12,6 +12,7 @@ import { JsonRpcBatch, JsonRpcBatchResponse, MAX_BATCH_MESSAGES } from './mcp/sc
 import { TOOLS } from './mcp/tools.ts';
 import { BATCH_REVISION, MCP_PROTOCOL_VERSIONS } from './mcp/versions.ts';
 import { problemBody, problemDescription } from './problems.ts';
+import { rulesParagraph } from './product-rules.ts';
 import { allowOf, isV1Path, MCP_PATH, OPENAPI_PATH, pathsOf, type BuildContext, type Route } from './route.ts';
 import * as discovery from './discovery/schemas.ts';
 import * as schemas from './schemas.ts';
@@ -25,6 +26,7 @@ const COMPONENTS = [
   schemas.ProductFacts,
   schemas.Resource,
   schemas.StartOption,
+  schemas.ApprovalAction,
   schemas.Deprecation,
   schemas.Problem,
   schemas.ProblemType,
@@ -43,6 +45,12 @@ const COMPONENTS = [
   discovery.ServerCard,
   discovery.DocsPage,
   discovery.DocsAsset,
+  discovery.RootMarkdown,
+  discovery.SoftwareApplicationLd,
+  discovery.SitemapXml,
+  discovery.SkillMarkdown,
+  discovery.SkillIndex,
+  discovery.SecurityText,
 ];
 
 const nameOf = (schema: v.GenericSchema) => v.getTitle(schema as v.SchemaWithPipe<[v.GenericSchema, v.TitleAction<unknown, string>]>)!;
@@ -94,6 +102,9 @@ function commonRefusals(route: Route) {
   };
 }
 
+/** The redirects a route answers with on this service (a docs-page one only while the page is served). */
+const redirectsOf = (route: Route, { docsPage }: BuildContext) => (route.redirects ?? []).filter((redirect) => docsPage || !redirect.docsPage);
+
 function documentOperations(route: Route, context: BuildContext) {
   const deprecated = Boolean(context.deprecation);
   const shared = {
@@ -109,6 +120,14 @@ function documentOperations(route: Route, context: BuildContext) {
       headers: headersOf(route.path, 'document', undefined, route),
       ...(withBody ? { content: contentOf(route, context) } : {}),
     },
+    ...(redirectsOf(route, context).length > 0
+      ? {
+          '302': {
+              description: `Found: an Accept that prefers ${redirectsOf(route, context).map((r) => `${r.mediaType} is sent to ${r.path}`).join(', ')} (empty body).`,
+              headers: headersOf(route.path, 'redirect', undefined, route),
+            },
+        }
+      : {}),
     '304': { description: 'Not modified: the If-None-Match ETag is current.', headers: headersOf(route.path, 'notModified', undefined, route) },
     ...commonRefusals(route),
   });
@@ -195,7 +214,11 @@ function typedConsts(node: unknown): unknown {
 }
 
 export function buildOpenApi(context: BuildContext, routes: readonly Route[]): Record<string, unknown> {
-  const defs = toJsonSchemaDefs(Object.fromEntries(COMPONENTS.map((schema) => [nameOf(schema), schema])), {
+  // The start option's shape as these facts give it (v1's createsGallery only for the facts that use it).
+  const { StartOption, Product } = schemas.servedSchemas(context.facts);
+  const served: Record<string, v.GenericSchema> = { StartOption, Product };
+  const components = COMPONENTS.map((schema) => served[nameOf(schema)] ?? schema);
+  const defs = toJsonSchemaDefs(Object.fromEntries(components.map((schema) => [nameOf(schema), schema])), {
     target: 'draft-2020-12',
     overrideRef: ({ referenceId }) => `#/components/schemas/${referenceId}`,
   });
@@ -214,7 +237,8 @@ export function buildOpenApi(context: BuildContext, routes: readonly Route[]): R
         'credential; unknown query parameters are ignored. Every path answers OPTIONS (CORS preflight, 204 with Allow); ' +
         'a known path with another method answers 405 with Allow; any other path answers the 404 problem ' +
         '`api_route_not_found`. Every response carries the rate-limit headers of the policy its client counts under: ' +
-        '`default`, or one the operator gives a network (RATE_LIMIT_POLICIES), named in RateLimit-Policy and RateLimit.',
+        '`default`, or one the operator gives a network (RATE_LIMIT_POLICIES), named in RateLimit-Policy and RateLimit.' +
+        `\n\n${rulesParagraph(context.facts)}`,
       license: { name: 'MIT', identifier: 'MIT' },
     },
     servers: [{ url: context.base }],
@@ -226,7 +250,9 @@ export function buildOpenApi(context: BuildContext, routes: readonly Route[]): R
       { name: 'service', description: 'The contract, the problem types and this reference page.' },
       {
         name: 'discovery',
-        description: "Where agents and crawlers find the API: the host's root, robots.txt, the RFC 9727 API catalog, llms.txt and llms-full.txt, the MCP server card.",
+        description:
+          "Where agents and crawlers find the API: the host's root, robots.txt, the sitemap, the RFC 9727 API catalog, llms.txt and " +
+          'llms-full.txt, the MCP server card, the Agent Skill and its index, security.txt.',
       },
     ],
     paths,

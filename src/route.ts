@@ -23,6 +23,13 @@ export const SERVER_CARD_WELL_KNOWN_PATH = '/.well-known/mcp/server-card.json';
 export const DOCS_PATH = '/docs';
 /** The facts file's JSON Schema, for editors and CI. */
 export const FACTS_SCHEMA_PATH = '/schemas/facts.json';
+export const SITEMAP_PATH = '/sitemap.xml';
+export const SKILL_PATH = '/skill.md';
+/** The agentskills.io discovery RFC's well-known place: its index and each skill's SKILL.md. */
+export const AGENT_SKILLS_PATH = '/.well-known/agent-skills';
+export const SKILL_INDEX_PATH = `${AGENT_SKILLS_PATH}/index.json`;
+export const wellKnownSkillPath = (name: string) => `${AGENT_SKILLS_PATH}/${name}/SKILL.md`;
+export const SECURITY_TXT_PATH = '/.well-known/security.txt';
 
 /** Whether a path is under the versioned API (and so carries its deprecation notice). */
 export const isV1Path = (path: string) => path === API_PATH || path.startsWith(`${API_PATH}/`);
@@ -44,12 +51,28 @@ export interface BuildContext {
   docsPage: boolean;
   /** robots.txt's `Content-Signal` (contentsignals.org). */
   contentSignal: string;
+  /** The Agent Skill made from these facts (skill.ts): served as is at every place it is offered. */
+  skill: SkillFile;
+  /** SECURITY_CONTACT: a `mailto:` or `https:` URI; security.txt is served only while it is set. */
+  securityContact?: string;
+  /** When these documents were built (start-up or the last reload): security.txt's Expires counts from it. */
+  builtAt: Date;
+}
+
+/** One SKILL.md: its name, the description of its front matter, its bytes and their SHA-256 digest (`sha256:<hex>`). */
+export interface SkillFile {
+  name: string;
+  description: string;
+  text: string;
+  digest: string;
 }
 
 /** Builds a document's body (a JSON value, or text served as is) once per set of facts. */
 export type Builder = (context: BuildContext, params: Record<string, string>) => unknown;
 
 export interface LinkTarget {
+  /** The relation type, when it is not the target's key. */
+  rel?: string;
   path: string;
   /** The media type found there (the link's `type`). */
   type: string;
@@ -66,8 +89,23 @@ export const LINK_TARGETS = {
   // Like the docs page's routes, linked only while the page is served.
   'service-doc': { path: DOCS_PATH, type: 'text/html', docsPage: true },
   describedby: { path: SERVER_CARD_PATH, type: 'application/mcp-server-card+json' },
+  // The product as schema.org JSON-LD (RFC 8288 describedby), chosen by Accept at the product's path.
+  jsonLd: { rel: 'describedby', path: PRODUCT_PATH, type: 'application/ld+json' },
+  // RFC 8288 section 3.3 (alternate, from HTML 4): the root's own Markdown representation.
+  markdown: { rel: 'alternate', path: ROOT_PATH, type: 'text/markdown' },
 } satisfies Record<string, LinkTarget>;
 export type LinkRelation = keyof typeof LINK_TARGETS;
+
+/**
+ * A media type the route answers with `302 Found` to another of the service's paths (RFC 9110 section
+ * 15.4.3) when the request's Accept prefers it: a browser opening the root is sent to the docs page.
+ */
+export interface Redirect {
+  mediaType: string;
+  path: string;
+  /** Only while the docs page is served. */
+  docsPage?: true;
+}
 
 /** Another representation of a document, chosen by the request's Accept (RFC 9110 section 12.5.1). */
 export interface Alternate {
@@ -98,6 +136,8 @@ export interface Route {
   contentType?: string | ((params: Record<string, string>) => string);
   /** The document's other representations; the default one is `mediaType`'s. */
   alternates?: readonly Alternate[];
+  /** Media types answered with a redirect instead, when the Accept header prefers them. */
+  redirects?: readonly Redirect[];
   /** Other media types a path of the route answers with (files of several types under one template). */
   otherMediaTypes?: readonly string[];
   /** Cache-Control of a success answer (a document's; MCP answers carry the SDK's). */
@@ -115,6 +155,8 @@ export interface Route {
   refusals?: readonly ProblemCode[];
   /** Served only while the docs page is on (DOCS_PAGE). */
   docsPage?: true;
+  /** Served only while SECURITY_CONTACT is set. */
+  securityContact?: true;
 }
 
 /** The exact paths a route serves: its template filled with every combination of parameter values. */

@@ -6,13 +6,17 @@
  */
 import { buildApiIndex } from './api-index.ts';
 import { buildApiCatalog } from './discovery/catalog.ts';
+import { buildJsonLd } from './discovery/jsonld.ts';
 import { buildLlmsFullText } from './discovery/llms-full.ts';
 import { buildLlmsText } from './discovery/llms.ts';
 import { productMarkdown } from './discovery/markdown.ts';
 import { buildRobotsTxt } from './discovery/robots.ts';
-import { buildRoot } from './discovery/root.ts';
+import { buildRoot, rootMarkdown } from './discovery/root.ts';
 import * as discovery from './discovery/schemas.ts';
+import { buildSecurityTxt } from './discovery/security-txt.ts';
 import { buildServerCard } from './discovery/server-card.ts';
+import { buildSitemap } from './discovery/sitemap.ts';
+import { buildSkillIndex, SKILL_NAME } from './discovery/skill.ts';
 import { DOCS_ASSET_CACHE, DOCS_ASSETS, pageAssets } from './docs/assets.ts';
 import { buildDocsPage } from './docs/page.ts';
 import { factsJsonSchema } from './facts-schema.ts';
@@ -37,8 +41,14 @@ import {
   PRODUCT_PATH,
   ROBOTS_PATH,
   ROOT_PATH,
+  SECURITY_TXT_PATH,
   SERVER_CARD_PATH,
   SERVER_CARD_WELL_KNOWN_PATH,
+  SITEMAP_PATH,
+  SKILL_INDEX_PATH,
+  SKILL_PATH,
+  wellKnownSkillPath,
+  type BuildContext,
   type Builder,
   type Method,
   type Route,
@@ -50,6 +60,9 @@ const GET: readonly Method[] = ['GET', 'HEAD'];
 
 const serverCard: Builder = ({ base, facts, version }) => buildServerCard(base, facts, { version, protocolVersions: MCP_PROTOCOL_VERSIONS });
 const assetType = ({ asset }: Record<string, string>) => DOCS_ASSETS.find((each) => each.file === asset)!.contentType;
+const rootAsMarkdown: Builder = ({ base, facts, docsPage }) => rootMarkdown(base, facts, { docsPage });
+const skill: Builder = (context) => context.skill.text;
+const MARKDOWN_TYPE = 'text/markdown; charset=utf-8';
 
 export const ROUTES: Route[] = [
   {
@@ -60,12 +73,20 @@ export const ROUTES: Route[] = [
     summary: 'Where everything is',
     description:
       "The host's root, for a client given only the host: the product's name and links to every entry point, " +
-      'also as `Link` header fields (RFC 8288): the API catalog, the OpenAPI document, the docs page and the MCP server card.',
+      'also as `Link` header fields (RFC 8288): the API catalog, the OpenAPI document, the docs page, the MCP server card, ' +
+      'the product as schema.org JSON-LD and this document as Markdown. JSON unless the Accept header prefers Markdown ' +
+      '(`text/markdown`) or plain text (`text/plain`, the same Markdown); JSON wins ties. A browser (an Accept that prefers ' +
+      '`text/html`) is sent to the docs page with 302 while the page is served.',
     tag: 'discovery',
     body: discovery.RootDocument,
     mediaType: JSON_TYPE,
+    alternates: [
+      { mediaType: 'text/markdown', body: discovery.RootMarkdown, build: rootAsMarkdown },
+      { mediaType: 'text/plain', body: discovery.RootMarkdown, build: rootAsMarkdown },
+    ],
+    redirects: [{ mediaType: 'text/html', path: DOCS_PATH, docsPage: true }],
     cacheControl: PUBLIC_CACHE,
-    links: ['api-catalog', 'service-doc', 'describedby'],
+    links: ['api-catalog', 'service-doc', 'describedby', 'jsonLd', 'markdown'],
   },
   {
     path: API_PATH,
@@ -102,20 +123,22 @@ export const ROUTES: Route[] = [
     summary: 'Reviewed product facts',
     description:
       'The reviewed product facts with their review date, the canonical public resources and the safe start options. ' +
-      'JSON unless the Accept header prefers Markdown (`text/markdown`) or plain text (`text/plain`, the same Markdown); JSON wins ties.',
+      'JSON unless the Accept header prefers Markdown (`text/markdown`), plain text (`text/plain`, the same Markdown) or ' +
+      'JSON-LD (`application/ld+json`: a schema.org SoftwareApplication); JSON wins ties.',
     tag: 'v1',
     body: Product,
     mediaType: JSON_TYPE,
     alternates: [
       { mediaType: 'text/markdown', body: discovery.ProductMarkdown, build: ({ facts }) => productMarkdown(facts) },
       { mediaType: 'text/plain', body: discovery.ProductMarkdown, build: ({ facts }) => productMarkdown(facts) },
+      { mediaType: 'application/ld+json', body: discovery.SoftwareApplicationLd, build: ({ facts }) => buildJsonLd(facts) },
     ],
     cacheControl: PUBLIC_CACHE,
   },
   {
     path: OPENAPI_PATH,
     methods: GET,
-    answer: (context) => buildOpenApi(context, servedRoutes(context.docsPage)),
+    answer: (context) => buildOpenApi(context, servedRoutes(context)),
     operationId: 'getOpenApi',
     summary: 'OpenAPI document',
     description: 'This document: the authoritative contract. Sent gzip-coded when the client accepts it.',
@@ -140,7 +163,7 @@ export const ROUTES: Route[] = [
   {
     path: FACTS_SCHEMA_PATH,
     methods: GET,
-    answer: ({ base }) => factsJsonSchema(base),
+    answer: ({ base, facts }) => factsJsonSchema(base, facts),
     operationId: 'getFactsSchema',
     summary: 'JSON Schema of the facts file',
     description:
@@ -159,13 +182,14 @@ export const ROUTES: Route[] = [
     summary: 'API catalog',
     description:
       'RFC 9727 API catalog: a Linkset (RFC 9264) whose one context, the API, links to its OpenAPI document ' +
-      '(service-desc), its documentation (service-doc), its health (status) and llms.txt (service-meta).',
+      '(service-desc), its documentation (service-doc), its health (status), llms.txt (service-meta) and the product as ' +
+      'schema.org JSON-LD (describedby).',
     tag: 'discovery',
     body: discovery.ApiCatalog,
     mediaType: 'application/linkset+json',
     contentType: discovery.API_CATALOG_TYPE,
     cacheControl: PUBLIC_CACHE,
-    links: ['api-catalog'],
+    links: ['api-catalog', 'jsonLd'],
   },
   {
     path: LLMS_PATH,
@@ -197,7 +221,10 @@ export const ROUTES: Route[] = [
     answer: ({ base, contentSignal, docsPage }) => buildRobotsTxt(base, { contentSignal, docsPage }),
     operationId: 'getRobotsText',
     summary: 'robots.txt',
-    description: 'Crawl rules (RFC 9309): everything may be fetched; comments name the discovery documents; a `Content-Signal` line (contentsignals.org).',
+    description:
+      'Crawl rules (RFC 9309): everything may be fetched, by every crawler and by each known AI agent in a group of its own; ' +
+      'comments name the discovery documents; `Content-Signal` (contentsignals.org) and `Content-Usage` (IETF AI preferences) ' +
+      'lines; `Sitemap`.',
     tag: 'discovery',
     body: discovery.RobotsText,
     mediaType: 'text/plain',
@@ -232,10 +259,12 @@ export const ROUTES: Route[] = [
   {
     path: DOCS_PATH,
     methods: GET,
-    answer: ({ name }) => buildDocsPage({ title: name, assets: pageAssets() }),
+    answer: ({ name, facts }) => buildDocsPage({ title: name, assets: pageAssets(), jsonLd: buildJsonLd(facts) }),
     operationId: 'getDocsPage',
     summary: 'API reference page',
-    description: 'This document rendered for people (Swagger UI, served from this origin), the MCP endpoint included; "Try it out" on GET operations.',
+    description:
+      'This document rendered for people (Swagger UI, served from this origin), the MCP endpoint included; "Try it out" on GET operations. ' +
+      'It embeds the product as schema.org JSON-LD.',
     tag: 'service',
     body: discovery.DocsPage,
     mediaType: 'text/html',
@@ -259,6 +288,75 @@ export const ROUTES: Route[] = [
     docsPage: true,
   },
   {
+    path: SITEMAP_PATH,
+    methods: GET,
+    answer: ({ base, facts, docsPage }) => buildSitemap(base, facts, { docsPage }),
+    operationId: 'getSitemap',
+    summary: 'Sitemap',
+    description:
+      "Every document for people and crawlers (sitemaps.org 0.9): the root, the API index, the product, the OpenAPI document, " +
+      "the docs page while it is served, llms.txt, llms-full.txt, the MCP server card and the Agent Skill, each with the facts' review date as `lastmod`.",
+    tag: 'discovery',
+    body: discovery.SitemapXml,
+    mediaType: 'application/xml',
+    contentType: 'application/xml',
+    cacheControl: PUBLIC_CACHE,
+  },
+  {
+    path: SKILL_PATH,
+    methods: GET,
+    answer: skill,
+    operationId: 'getSkill',
+    summary: 'Agent Skill',
+    description:
+      'An Agent Skill (agentskills.io SKILL.md) made from the facts: when this service is the right source, its MCP tools and ' +
+      'REST endpoints, which start options need a person\'s approval, the rate limits. The same bytes as the well-known SKILL.md and over MCP (skills/get).',
+    tag: 'discovery',
+    body: discovery.SkillMarkdown,
+    mediaType: 'text/markdown',
+    contentType: MARKDOWN_TYPE,
+    cacheControl: PUBLIC_CACHE,
+  },
+  {
+    path: SKILL_INDEX_PATH,
+    methods: GET,
+    answer: ({ base, skill }) => buildSkillIndex(base, skill),
+    operationId: 'getSkillIndex',
+    summary: 'Agent Skills index',
+    description: "The agent-skills discovery index (v0.2.0): the skill's name, description, SKILL.md URL and the SHA-256 digest of its served bytes.",
+    tag: 'discovery',
+    body: discovery.SkillIndex,
+    mediaType: JSON_TYPE,
+    cacheControl: PUBLIC_CACHE,
+  },
+  {
+    path: wellKnownSkillPath('{name}'),
+    methods: GET,
+    answer: skill,
+    operationId: 'getWellKnownSkill',
+    summary: 'Agent Skill (well-known path)',
+    description: 'The same SKILL.md as /skill.md, byte for byte, where the agent-skills discovery index lists it.',
+    tag: 'discovery',
+    body: discovery.SkillMarkdown,
+    mediaType: 'text/markdown',
+    contentType: MARKDOWN_TYPE,
+    cacheControl: PUBLIC_CACHE,
+    params: { name: [SKILL_NAME] },
+  },
+  {
+    path: SECURITY_TXT_PATH,
+    methods: GET,
+    answer: ({ base, securityContact, builtAt }) => buildSecurityTxt(base, securityContact!, builtAt),
+    operationId: 'getSecurityText',
+    summary: 'security.txt',
+    description: 'RFC 9116: whom to tell about a vulnerability (SECURITY_CONTACT), with Expires a year after start-up or the last reload. Served only while SECURITY_CONTACT is set.',
+    tag: 'discovery',
+    body: discovery.SecurityText,
+    mediaType: 'text/plain',
+    cacheControl: PUBLIC_CACHE,
+    securityContact: true,
+  },
+  {
     path: MCP_PATH,
     methods: ['POST'],
     answer: 'mcp',
@@ -275,8 +373,9 @@ export const ROUTES: Route[] = [
   },
 ];
 
-/** The routes a service serves: all of them, or all but the docs page's when it is off. */
-export const servedRoutes = (docsPage: boolean): Route[] => (docsPage ? ROUTES : ROUTES.filter((route) => !route.docsPage));
+/** The routes a service serves: all of them but the docs page's while it is off, and security.txt while no contact is set. */
+export const servedRoutes = ({ docsPage, securityContact }: Pick<BuildContext, 'docsPage' | 'securityContact'>): Route[] =>
+  ROUTES.filter((route) => (docsPage || !route.docsPage) && (securityContact || !route.securityContact));
 
 const SERVED_PATHS = new Set(ROUTES.flatMap((route) => pathsOf(route).map(({ path }) => path)));
 
@@ -286,3 +385,6 @@ const SERVED_PATHS = new Set(ROUTES.flatMap((route) => pathsOf(route).map(({ pat
  * (With the docs page off, the handler answers /docs and its files with the 404 problem.)
  */
 export const isServedPath = (pathname: string): boolean => SERVED_PATHS.has(pathname);
+
+/** Every path the handler serves, in the route table's order: what a platform routes to it (deploy/vercel, deploy/netlify). */
+export const servedPaths = (): string[] => [...SERVED_PATHS];

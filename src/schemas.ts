@@ -33,20 +33,63 @@ export const Resource = v.pipe(
   v.description('A canonical public resource of the product.'),
 );
 
-export const StartOption = v.pipe(
+/**
+ * How v1's `createsGallery` appears in a schema. It is the sample product's own flag, kept for the facts
+ * that use it: a facts file may leave it out, and the schemas a service serves (OpenAPI, MCP) carry it
+ * as v1 did when every start option has it, as optional when some do, and not at all when none do.
+ */
+export type LegacyFlag = 'required' | 'optional' | 'absent';
+
+const createsGallery = v.pipe(v.boolean(), v.description('Whether taking this option creates a gallery.'));
+
+const startOptionHead = {
+  id: v.pipe(slug, v.description('A stable identifier, unique among the start options.')),
+  title: text,
+  description: text,
+  url: webUrl,
+};
+const startOptionTail = {
+  performs: v.optional(
+    v.pipe(
+      list(slug),
+      v.description(
+        'The production actions taking this option performs, by their ids in product.actionsNeedingApproval; ' +
+          'absent when it performs none (it only reads, shows or explains).',
+      ),
+    ),
+  ),
+  requiresHumanApproval: v.pipe(
+    v.boolean(),
+    v.description(
+      'Whether a person must approve this step before an agent takes it. ' +
+        'Always true for an option that performs an action of product.actionsNeedingApproval.',
+    ),
+  ),
+};
+
+const startOption = <T extends v.ObjectEntries>(entries: T) =>
+  v.pipe(v.object(entries), v.title('StartOption'), v.description('A safe way to start with the product.'));
+
+function startOptionSchema(legacy: LegacyFlag) {
+  if (legacy === 'required') return startOption({ ...startOptionHead, createsGallery, ...startOptionTail });
+  if (legacy === 'optional') return startOption({ ...startOptionHead, createsGallery: v.optional(createsGallery), ...startOptionTail });
+  return startOption({ ...startOptionHead, ...startOptionTail });
+}
+
+/** A start option as a facts file gives it: `createsGallery` may be given or left out. */
+export const StartOption = startOption({ ...startOptionHead, createsGallery: v.optional(createsGallery), ...startOptionTail });
+
+export const ApprovalAction = v.pipe(
   v.object({
-    id: v.pipe(slug, v.description('A stable identifier, unique among the start options.')),
-    title: text,
-    description: text,
-    url: webUrl,
-    createsGallery: v.pipe(v.boolean(), v.description('Whether taking this option creates a gallery.')),
-    requiresHumanApproval: v.pipe(
-      v.boolean(),
-      v.description('Whether a person must approve this step before an agent takes it. Always true for gallery creation.'),
+    id: v.pipe(slug, v.description('A stable identifier, unique among these actions; start options name it in `performs`.')),
+    action: v.pipe(text, v.description('The action as it reads inside a sentence, in lower case, such as "publishing a notebook".')),
+    reason: v.pipe(
+      text,
+      v.description('Why a person must approve it, as it reads after "because", such as "it makes unpublished work readable by anyone".'),
     ),
   }),
-  v.title('StartOption'),
-  v.description('A safe way to start with the product.'),
+  v.title('ApprovalAction'),
+  v.description("A production action that needs a person's approval before anyone takes it, and why."),
 );
 
 export const ProductFacts = v.pipe(
@@ -56,31 +99,85 @@ export const ProductFacts = v.pipe(
     audiences: list(text),
     capabilities: list(text),
     notOffered: v.pipe(list(text), v.description('What the public API deliberately does not do.')),
+    neverReturned: v.optional(
+      v.pipe(
+        list(text),
+        v.description('The kinds of private data this service never returns, as plural nouns in the product\'s words, such as "accounts".'),
+      ),
+    ),
+    actionsNeedingApproval: v.optional(
+      v.pipe(list(ApprovalAction), v.description("The production actions that need a person's approval, and why.")),
+    ),
+    privateContract: v.optional(
+      v.pipe(
+        list(text),
+        v.description(
+          "What lies outside this public API, under the product's private contract (operations, links, sessions, permission names): " +
+            'named so that nobody looks for it here.',
+        ),
+      ),
+    ),
     reviewedOn: v.pipe(isoDate, v.description('The date the product team last reviewed these facts.')),
   }),
   v.title('ProductFacts'),
   v.description('Reviewed facts about the product.'),
 );
 
-export const Product = v.pipe(
-  v.object({
-    product: ProductFacts,
-    resources: list(Resource),
-    startOptions: list(StartOption),
-  }),
-  v.title('Product'),
-  v.description('Reviewed product facts, canonical public resources and safe start options.'),
-);
+function productSchema<T extends v.GenericSchema>(startOption: T) {
+  return v.pipe(
+    v.object({
+      product: ProductFacts,
+      resources: list(Resource),
+      startOptions: list(startOption),
+    }),
+    v.title('Product'),
+    v.description('Reviewed product facts, canonical public resources and safe start options.'),
+  );
+}
+
+export const Product = productSchema(StartOption);
+
+/** How a set of facts uses v1's `createsGallery`: on every start option, on some, or on none. */
+export function legacyFlagOf(facts: { startOptions: readonly { createsGallery?: boolean }[] }): LegacyFlag {
+  const given = facts.startOptions.filter((option) => option.createsGallery !== undefined).length;
+  return given === 0 ? 'absent' : given === facts.startOptions.length ? 'required' : 'optional';
+}
 
 /** The facts file as its team writes it: the Product body, plus the `$schema` member editors read (never served). */
-export const FactsFile = v.pipe(
-  v.object({
-    $schema: v.optional(v.pipe(v.string(), v.description('The JSON Schema an editor checks this file against, such as {base}/schemas/facts.json. Not served.'))),
-    ...Product.entries,
-  }),
-  v.title('FactsFile'),
-  v.description('The reviewed facts file: the layout of the GET /api/v1/product body, and nothing else.'),
-);
+function factsFileSchema<T extends v.ObjectEntries>(product: { entries: T }) {
+  return v.pipe(
+    v.object({
+      $schema: v.optional(
+        v.pipe(
+          v.string(),
+          v.description('The JSON Schema an editor checks this file against, such as {base}/schemas/facts.json. Not served.'),
+        ),
+      ),
+      ...product.entries,
+    }),
+    v.title('FactsFile'),
+    v.description('The reviewed facts file: the layout of the GET /api/v1/product body, and nothing else.'),
+  );
+}
+
+export const FactsFile = factsFileSchema(Product);
+
+/**
+ * The shapes a service serves for these facts (the OpenAPI components, the MCP tools' output schemas, the
+ * facts file's JSON Schema): the same schemas, with `createsGallery` as these facts use it, so a product
+ * without it never shows it. The facts file's schema keeps it optional for the facts that give it.
+ */
+export function servedSchemas(facts: { startOptions: readonly { createsGallery?: boolean }[] }) {
+  const legacy = legacyFlagOf(facts);
+  const served = startOptionSchema(legacy);
+  const Product = productSchema(served);
+  return {
+    StartOption: served,
+    Product,
+    StartOptionList: v.object({ startOptions: v.array(served) }),
+    FactsFile: legacy === 'absent' ? factsFileSchema(Product) : FactsFile,
+  };
+}
 
 export const Deprecation = v.pipe(
   v.object({
@@ -118,7 +215,7 @@ export const Health = v.pipe(
   v.object({
     status: v.picklist(['ok', 'degraded']),
     version: v.pipe(v.string(), v.description('The release serving this answer (the package version).')),
-    rateLimitStore: v.picklist(['memory', 'redis', 'durable-object']),
+    rateLimitStore: v.picklist(['memory', 'redis', 'durable-object', 'dynamodb', 'deno-kv']),
     redisMode: v.optional(
       v.pipe(
         v.picklist(['standalone', 'cluster', 'sentinel']),
@@ -212,6 +309,7 @@ export type Product = v.InferOutput<typeof Product>;
 export type ProductFacts = v.InferOutput<typeof ProductFacts>;
 export type Resource = v.InferOutput<typeof Resource>;
 export type StartOption = v.InferOutput<typeof StartOption>;
+export type ApprovalAction = v.InferOutput<typeof ApprovalAction>;
 export type ApiIndex = v.InferOutput<typeof ApiIndex>;
 export type Health = v.InferOutput<typeof Health>;
 export type Problem = v.InferOutput<typeof Problem>;

@@ -9,7 +9,8 @@ import pkg from '../package.json' with { type: 'json' };
 import type { DeprecationNotice } from './deprecation.ts';
 import { pathHeaders, type HeaderSettings, type PathHeaders } from './headers.ts';
 import { loadDocsAssetBodies } from './docs/assets.ts';
-import { negotiated, once, prepareDocument, type Prepared } from './http.ts';
+import { prepareSkill } from './discovery/skill.ts';
+import { negotiated, once, prepareDocument, prepareFixed, type Prepared } from './http.ts';
 import { createMcpHttpEndpoint, type McpHttpEndpoint, type McpOptions } from './mcp/endpoint.ts';
 import { describeResources, resourceInfos } from './mcp/resources.ts';
 import { prepareProblem } from './problems.ts';
@@ -22,7 +23,8 @@ export interface Settings extends HeaderSettings {
   storeKind: Health['rateLimitStore'];
   redisMode?: Health['redisMode'];
   mcp: McpOptions;
-  contentSignal: string;
+  /** SECURITY_CONTACT: security.txt is served while it is set. */
+  securityContact?: string;
 }
 
 /** What is served on one exact path; a path the service does not serve has no route. */
@@ -66,13 +68,21 @@ function target(settings: Settings, headers: PathHeaders, route?: Route, documen
   };
 }
 
-/** A document's answer: its default representation, or all of them chosen by Accept when it has others. */
-async function prepareRoute(route: Route, answer: Builder, context: BuildContext, params: Record<string, string>, headers: PathHeaders): Promise<Prepared> {
+/**
+ * A document's answer: its default representation, or all of them chosen by Accept when it has
+ * others, a redirect (RFC 9110 section 15.4.3: 302 with Location and an empty body) among them.
+ */
+async function prepareRoute(route: Route, answer: Builder, context: BuildContext, params: Record<string, string>, headers: PathHeaders, settings: Settings): Promise<Prepared> {
   const prepare = (value: unknown, contentType: string) => prepareDocument(value, { contentType, headers: headers.document });
   const preferred = await prepare(answer(context, params), contentTypeOf(route, params));
-  if (!route.alternates) return preferred;
+  const redirects = (route.redirects ?? []).filter((redirect) => settings.docsPage || !redirect.docsPage);
+  if (!route.alternates && redirects.length === 0) return preferred;
   const representations = new Map([[route.mediaType, preferred]]);
-  for (const { mediaType, build } of route.alternates) representations.set(mediaType, await prepare(build(context, params), `${mediaType}; charset=utf-8`));
+  for (const { mediaType, build } of route.alternates ?? []) representations.set(mediaType, await prepare(build(context, params), `${mediaType}; charset=utf-8`));
+  for (const { mediaType, path } of redirects) {
+    const location = { ...headers.redirect, Location: `${settings.base}${path}` };
+    representations.set(mediaType, prepareFixed(302, '', { contentType: 'text/plain; charset=utf-8', headers: location }));
+  }
   return negotiated(representations);
 }
 
@@ -109,17 +119,20 @@ export async function buildSurface(settings: Settings, facts: Product, previous?
     mcp: settings.mcp,
     docsPage: settings.docsPage,
     contentSignal: settings.contentSignal,
+    skill: await prepareSkill(settings.base, facts),
+    securityContact: settings.securityContact,
+    builtAt: new Date(),
   };
   // Each path's target (its header sets) is made when the path is first asked for.
   const targets = new Map<string, () => Target>();
-  for (const route of servedRoutes(settings.docsPage)) {
+  for (const route of servedRoutes(settings)) {
     for (const { path, params } of pathsOf(route)) {
       targets.set(
         path,
         memo(() => {
           const headers = pathHeaders(settings, path, route);
           const { answer } = route;
-          const document = typeof answer === 'function' ? once(() => prepareRoute(route, answer, context, params, headers)) : undefined;
+          const document = typeof answer === 'function' ? once(() => prepareRoute(route, answer, context, params, headers, settings)) : undefined;
           return target(settings, headers, route, document);
         }),
       );
@@ -154,7 +167,7 @@ export async function buildSurface(settings: Settings, facts: Product, previous?
     facts,
     targetOf: (path) => targetAt(path) ?? (isV1Path(path) ? unknownV1() : unknown()),
     health: (failure) => (failure ? degradedFor(failure) : Promise.resolve(healthy())),
-    mcp: createMcpHttpEndpoint(facts, { name: context.name, version: pkg.version }, resources, settings.mcp, settings.base),
+    mcp: createMcpHttpEndpoint(facts, { name: context.name, version: pkg.version, skill: context.skill }, resources, settings.mcp, settings.base),
     asset: previous?.asset ?? assetAnswers(targetAt),
   };
 }

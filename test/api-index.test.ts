@@ -7,7 +7,8 @@ import { MCP_PROTOCOL_VERSIONS } from '../src/mcp/versions.ts';
 import { ApiIndex } from '../src/schemas.ts';
 import { BASE, sampleFacts } from './support/handler.ts';
 
-const context = { base: BASE, facts: sampleFacts(), name: 'Lumen Galleries public API', version: '1.0.0', mcp: { maxBodyBytes: 65536 }, docsPage: true, contentSignal: 'search=yes' };
+const context = { base: BASE, facts: sampleFacts(), name: 'Lumen Galleries public API', version: '1.0.0', mcp: { maxBodyBytes: 65536 }, docsPage: true, contentSignal: 'search=yes',
+  skill: { name: 'product-discovery', description: 'd', text: 't', digest: 'sha256:0' }, builtAt: new Date() };
 
 describe('the API index', () => {
   it('links every endpoint under {base} and names the MCP endpoint, its revisions and tools', () => {

@@ -101,6 +101,9 @@ describe('loadConfig', () => {
     ['CONTENT_SIGNAL', 'ai_train=no'],
     ['CONTENT_SIGNAL', 'search=yes, search=no'],
     ['CONTENT_SIGNAL', ','],
+    ['CLIENT_IP_HEADER', 'Fly-Client-IP, X-Real-IP'],
+    ['CLIENT_IP_HEADER', 'X-Forwarded-For'],
+    ['CLIENT_IP_HEADER', 'forwarded'],
   ])('refuses %s=%s, naming the variable', (name, value) => {
     const message = refusal({ [name]: value });
     expect(message).toContain(`${name}=${JSON.stringify(value)}`);
@@ -112,6 +115,13 @@ describe('loadConfig', () => {
     ['01/02/2027', 'ISO 8601'],
   ])('refuses DEPRECATION_DATE=%s', (value, reason) => {
     expect(refusal({ DEPRECATION_DATE: value, SUNSET_DATE: '2028-01-01' })).toContain(reason);
+  });
+
+  it('reads CLIENT_IP_HEADER, and refuses it beside TRUST_PROXY_HOPS naming both', () => {
+    expect(loadConfig({ CLIENT_IP_HEADER: 'Fly-Client-IP' }).clientIpHeader).toBe('Fly-Client-IP');
+    expect(loadConfig({ CLIENT_IP_HEADER: 'X-Real-IP', TRUST_PROXY_HOPS: '0' }).clientIpHeader).toBe('X-Real-IP');
+    const message = refusal({ CLIENT_IP_HEADER: 'CF-Connecting-IP', TRUST_PROXY_HOPS: '1' });
+    expect(message).toMatch(/CLIENT_IP_HEADER and TRUST_PROXY_HOPS are both set/);
   });
 
   it('refuses one deprecation date without the other, naming the missing one', () => {
@@ -148,10 +158,25 @@ describe('loadConfig: the shared store and per-network policies', () => {
     [{ REDIS_URL: 'redis://a:6379', REDIS_CLUSTER_URLS: 'redis://b:7000' }, ['REDIS_URL', 'REDIS_CLUSTER_URLS']],
     [{ REDIS_URL: 'redis://a:6379', REDIS_SENTINEL_URLS: 'redis://b:26379', REDIS_SENTINEL_MASTER: 'm' }, ['REDIS_URL', 'REDIS_SENTINEL_URLS']],
     [{ REDIS_CLUSTER_URLS: 'redis://b:7000', REDIS_SENTINEL_MASTER: 'm' }, ['REDIS_CLUSTER_URLS', 'REDIS_SENTINEL_URLS']],
+    [{ REDIS_URL: 'redis://a:6379', RATE_LIMIT_DYNAMODB_TABLE: 'counters' }, ['REDIS_URL', 'RATE_LIMIT_DYNAMODB_TABLE']],
+    [{ RATE_LIMIT_DYNAMODB_TABLE: 'counters', RATE_LIMIT_DENO_KV: 'on' }, ['RATE_LIMIT_DYNAMODB_TABLE', 'RATE_LIMIT_DENO_KV']],
   ])('refuses two shared stores at once, naming both: %j', (env, names) => {
     const message = refusal(env);
     expect(message).toContain(`${names[0]} and ${names[1]} are both set`);
   });
+
+  it('reads the DynamoDB table and the Deno KV setting as the shared store', () => {
+    expect(loadConfig({ RATE_LIMIT_DYNAMODB_TABLE: 'api-rate-limit.v1' }).rateLimit).toMatchObject({ dynamoDbTable: 'api-rate-limit.v1' });
+    expect(loadConfig({ RATE_LIMIT_DENO_KV: 'on' }).rateLimit).toMatchObject({ denoKv: 'on' });
+    expect(loadConfig({ RATE_LIMIT_DENO_KV: '/data/counters.kv' }).rateLimit).toMatchObject({ denoKv: '/data/counters.kv' });
+  });
+
+  it.each(['ab', 'has space', 'x'.repeat(256), 'arn:aws:dynamodb:us-east-1:123456789012:table/counters'])(
+    'refuses RATE_LIMIT_DYNAMODB_TABLE=%s, naming the rule',
+    (table) => {
+      expect(refusal({ RATE_LIMIT_DYNAMODB_TABLE: table })).toContain(`RATE_LIMIT_DYNAMODB_TABLE=${JSON.stringify(table)}: must be a DynamoDB table name`);
+    },
+  );
 
   it('refuses one Sentinel variable without the other, naming the missing one', () => {
     expect(refusal({ REDIS_SENTINEL_URLS: 'redis://10.0.0.1:26379' })).toContain('REDIS_SENTINEL_MASTER is unset');

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
+import { ANSWERS_SNAPSHOT, currentAnswers, notAdditive } from './support/answers.ts';
 import { breakingChanges } from './support/breaking-changes.ts';
 import { currentDocument, SNAPSHOT } from './support/contract.ts';
 
@@ -8,6 +9,41 @@ const snapshot = async () => JSON.parse(await readFile(SNAPSHOT, 'utf8'));
 describe('the v1 contract freeze', () => {
   it('finds no backward-incompatible change from the committed snapshot', async () => {
     expect(breakingChanges(await snapshot(), await currentDocument())).toEqual([]);
+  });
+});
+
+describe('the v1 answers for the sample facts', () => {
+  it('change only by adding: the REST JSON bodies and the MCP results', async () => {
+    const before = JSON.parse(await readFile(ANSWERS_SNAPSHOT, 'utf8'));
+    const after = await currentAnswers();
+    expect(Object.keys(after)).toEqual(Object.keys(before));
+    expect(notAdditive(before, after)).toEqual([]);
+  });
+
+  it.each([
+    ['a removed member', { a: 1, b: 2 }, { a: 1 }, ['.b: removed']],
+    ['a changed value', { a: [{ b: true }] }, { a: [{ b: false }] }, ['a[0].b: true became false']],
+    ['a removed name of a list', { required: ['a', 'b'] }, { required: ['b', 'c'] }, ['required: entry "a" removed']],
+    ['a removed line of a text', { text: '# T\n\n- a\n- b\n' }, { text: '# T\n\n- b\n- c\n' }, ['text: line "- a" removed or changed']],
+    ['a changed structured text', { text: '{"a":1}' }, { text: '{"a":2,"b":3}' }, ['text(json).a: 1 became 2']],
+  ])('finds %s', (_, before, after, expected) => {
+    expect(notAdditive(before, after)).toEqual(expected);
+  });
+
+  it('passes added members, names, lines and words at the end of a line, and reworded prose', () => {
+    expect(
+      notAdditive(
+        { a: 1, required: ['a'], text: '# T\n- a\n- b', description: 'Creates a gallery.', list: [{ x: 1 }] },
+        {
+          a: 1,
+          b: 2,
+          required: ['a', 'b'],
+          text: '# T\n- a, because\n- new\n- b',
+          description: 'Starts a product.',
+          list: [{ x: 1, y: 2 }, { x: 3 }],
+        },
+      ),
+    ).toEqual([]);
   });
 });
 

@@ -44,14 +44,27 @@ describe('factsJsonSchema', () => {
       for (const [key, value] of Object.entries(record)) visit(value, `${at}/${key}`);
     };
     visit(schema, '#');
-    expect(objects).toEqual(['#', '#/properties/product', '#/properties/resources/items', '#/properties/startOptions/items']);
+    expect(objects).toEqual([
+      '#',
+      '#/properties/product',
+      '#/properties/product/properties/actionsNeedingApproval/items',
+      '#/properties/resources/items',
+      '#/properties/startOptions/items',
+    ]);
   });
 
   it.each([
     ['a misspelt key', (f: any) => ((f.product.reviewdOn = f.product.reviewedOn), delete f.product.reviewedOn), '/product', 'additionalProperty', 'reviewdOn'],
     ['an unknown member of a resource', (f: any) => (f.resources[2].secretNote = 'x'), '/resources/2', 'additionalProperty', 'secretNote'],
     ['a $schema member below the top level', (f: any) => (f.product.$schema = 'x'), '/product', 'additionalProperty', '$schema'],
-    ['a missing field', (f: any) => delete f.startOptions[0].createsGallery, '/startOptions/0', 'missingProperty', 'createsGallery'],
+    ['a missing field', (f: any) => delete f.startOptions[0].title, '/startOptions/0', 'missingProperty', 'title'],
+    [
+      'an approval action without its reason',
+      (f: any) => delete f.product.actionsNeedingApproval[0].reason,
+      '/product/actionsNeedingApproval/0',
+      'missingProperty',
+      'reason',
+    ],
     ['a date that does not exist', (f: any) => (f.product.reviewedOn = '2026-02-31'), '/product/reviewedOn', 'format', 'date'],
     ['a blank name', (f: any) => (f.product.name = '  '), '/product/name', 'pattern', '\\S'],
     ['an unknown resource kind', (f: any) => (f.resources[0].kind = 'blog'), '/resources/0/kind', 'allowedValues', undefined],

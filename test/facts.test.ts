@@ -73,7 +73,32 @@ describe('parseFacts', () => {
     [
       'gallery creation without approval',
       (f: any) => (f.startOptions[3].requiresHumanApproval = false),
-      "startOptions[3].requiresHumanApproval: creating a gallery always needs a person's approval",
+      'startOptions[3].requiresHumanApproval: false, but the option performs creating a gallery (product.actionsNeedingApproval[0]), ' +
+        "which needs a person's approval; set it to true",
+    ],
+    [
+      "v1's gallery creation without approval, in facts that name no action for it",
+      (f: any) => ((f.startOptions[3].requiresHumanApproval = false), delete f.startOptions[3].performs),
+      'startOptions[3].requiresHumanApproval: false, but the option performs creating a gallery (createsGallery), which needs a person',
+    ],
+    [
+      'an action that the facts do not list',
+      (f: any) => (f.startOptions[1].performs = ['delete-gallery']),
+      'startOptions[1].performs[0]: "delete-gallery" is not the id of an action in product.actionsNeedingApproval; ' +
+        'use one of: create-gallery, share-capability-link, sign-up',
+    ],
+    [
+      'an unknown field of an action',
+      (f: any) => (f.product.actionsNeedingApproval[2].why = 'x'),
+      'product.actionsNeedingApproval[2].why: unknown field "why"; remove it, or use one of: id, action, reason',
+    ],
+    ['a blank reason', (f: any) => (f.product.actionsNeedingApproval[0].reason = ' '), 'product.actionsNeedingApproval[0].reason: must not be empty'],
+    ['an empty list of private data', (f: any) => (f.product.neverReturned = []), 'product.neverReturned: must list at least one entry'],
+    ['an empty performs', (f: any) => (f.startOptions[3].performs = []), 'startOptions[3].performs: must list at least one entry'],
+    [
+      'two actions with the same id',
+      (f: any) => (f.product.actionsNeedingApproval[1].id = 'create-gallery'),
+      'product.actionsNeedingApproval[1].id: id "create-gallery" is already used by product.actionsNeedingApproval[0]',
     ],
   ])('refuses %s, naming the field and the fix', (_, mutate, expected) => {
     expect(refusal(mutate)).toContain(expected);
@@ -112,7 +137,8 @@ describe('parseFacts', () => {
 
   it('does not suggest a key the object already has', () => {
     expect(refusal((f) => (f.product.nmae = 'x'))).toContain(
-      'product.nmae: unknown field "nmae"; remove it, or use one of: name, summary, audiences, capabilities, notOffered, reviewedOn',
+      'product.nmae: unknown field "nmae"; remove it, or use one of: name, summary, audiences, capabilities, notOffered, neverReturned, ' +
+        'actionsNeedingApproval, privateContract, reviewedOn',
     );
   });
 

@@ -44,7 +44,8 @@ describe('any request', () => {
         // The docs page is the one HTML answer the service sends.
         if (!(path === '/docs' && response.status < 400)) {
           expect(type).not.toContain('html');
-          expect(text.trimStart().startsWith('<')).toBe(false);
+          // The sitemap is XML; nothing else starts with a tag.
+          if (!type.startsWith('application/xml')) expect(text.trimStart().startsWith('<')).toBe(false);
         }
         expect(response.headers.get('x-content-type-options')).toBe('nosniff');
         expect(response.headers.get('x-ratelimit-limit')).not.toBeNull();

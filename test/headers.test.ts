@@ -9,7 +9,7 @@ import { sampleFacts } from './support/handler.ts';
 
 const BASE = 'https://api.example.com';
 const route = (path: string) => ROUTES.find((candidate) => candidate.path === path)!;
-const settings: HeaderSettings = { base: BASE, docsPage: true, rateLimitPolicy: { 'RateLimit-Policy': '"default";q=120;w=60', 'X-RateLimit-Limit': '120' } };
+const settings: HeaderSettings = { base: BASE, docsPage: true, contentSignal: 'search=yes, ai-input=yes', rateLimitPolicy: { 'RateLimit-Policy': '"default";q=120;w=60', 'X-RateLimit-Limit': '120' } };
 const deprecated: HeaderSettings = {
   ...settings,
   deprecation: deprecationNotice(BASE, { deprecatedAt: new Date('2027-01-01'), sunsetAt: new Date('2027-07-01'), successorPath: '/api/v2' }),
@@ -51,6 +51,18 @@ describe('the header rules', () => {
     expect(mcp.mcp['Cache-Control'], "a successful MCP answer keeps the SDK's").toBeUndefined();
   });
 
+  it('give every document, and only documents, the AI preferences of the content signal as Content-Usage', () => {
+    for (const each of ROUTES.filter((candidate) => typeof candidate.answer === 'function')) {
+      const headers = pathHeaders(settings, each.path, each);
+      expect(headers.document['Content-Usage'], each.path).toBe('search=y');
+      expect(headers.problem('rate_limited')['Content-Usage'], each.path).toBeUndefined();
+      expect(headers.preflight['Content-Usage'], each.path).toBeUndefined();
+    }
+    const noTraining = pathHeaders({ ...settings, contentSignal: 'search=yes, ai-input=yes, ai-train=no' }, '/llms.txt', route('/llms.txt'));
+    expect(noTraining.document['Content-Usage']).toBe('search=y, train-ai=n');
+    expect(pathHeaders({ ...settings, contentSignal: 'ai-input=yes' }, '/llms.txt', route('/llms.txt')).document['Content-Usage']).toBeUndefined();
+  });
+
   it('name the methods in Allow on a 405 and a preflight only', () => {
     const mcp = pathHeaders(settings, '/mcp', route('/mcp'));
     expect(mcp.problem('method_not_allowed').Allow).toBe('POST, OPTIONS');
@@ -59,10 +71,11 @@ describe('the header rules', () => {
     expect(mcp.document.Allow).toBeUndefined();
   });
 
-  it('link the API and the catalog to the catalog (RFC 9727 section 3), and nothing else', () => {
+  it('link the API and the catalog to the catalog (RFC 9727 section 3), the catalog also to the JSON-LD, and nothing else', () => {
     const catalog = `<${BASE}/.well-known/api-catalog>; rel="api-catalog"; type="application/linkset+json"`;
     expect(pathHeaders(settings, '/api/v1', route('/api/v1')).document.Link).toBe(`${SERVICE_DESC}, ${catalog}`);
-    expect(pathHeaders(settings, '/.well-known/api-catalog', route('/.well-known/api-catalog')).document.Link).toBe(`${SERVICE_DESC}, ${catalog}`);
+    const jsonLd = `<${BASE}/api/v1/product>; rel="describedby"; type="application/ld+json"`;
+    expect(pathHeaders(settings, '/.well-known/api-catalog', route('/.well-known/api-catalog')).document.Link).toBe(`${SERVICE_DESC}, ${catalog}, ${jsonLd}`);
     expect(pathHeaders(settings, '/api/v1/product', route('/api/v1/product')).document.Link).toBe(SERVICE_DESC);
   });
 
@@ -79,20 +92,25 @@ describe('the header rules', () => {
       expect(one('service-desc')).toEqual({ uri: `${BASE}/openapi.json`, type: undefined });
       expect(one('api-catalog')).toEqual({ uri: `${BASE}/.well-known/api-catalog`, type: 'application/linkset+json' });
       expect(one('service-doc')).toEqual({ uri: `${BASE}/docs`, type: 'text/html' });
-      expect(one('describedby')).toEqual({ uri: `${BASE}/mcp/server-card`, type: 'application/mcp-server-card+json' });
-      expect(links.refs).toHaveLength(4);
+      expect(links.rel('describedby').map(({ uri, type }) => ({ uri, type }))).toEqual([
+        { uri: `${BASE}/mcp/server-card`, type: 'application/mcp-server-card+json' },
+        { uri: `${BASE}/api/v1/product`, type: 'application/ld+json' },
+      ]);
+      expect(one('alternate')).toEqual({ uri: `${BASE}/`, type: 'text/markdown' });
+      expect(links.refs).toHaveLength(6);
     });
 
     it('has no service-doc while the docs page is off, on every answer of the root', () => {
       expect(parsed(false).rel('service-doc')).toEqual([]);
-      expect(parsed(false).refs.map((ref) => ref.rel).sort()).toEqual(['api-catalog', 'describedby', 'service-desc']);
+      expect(parsed(false).refs.map((ref) => ref.rel).sort()).toEqual(['alternate', 'api-catalog', 'describedby', 'describedby', 'service-desc']);
       const off = pathHeaders({ ...settings, docsPage: false }, '/', route('/'));
       expect(off.problem('method_not_allowed').Link).toBe(off.document.Link);
     });
 
-    it('names the same targets as the body', () => {
+    it('names the same targets as the body, besides its own other representation', () => {
       const root = buildRoot(BASE, sampleFacts(), { docsPage: true });
-      expect(Object.values(root.links)).toEqual(expect.arrayContaining(parsed(true).refs.map((ref) => ref.uri)));
+      const targets = parsed(true).refs.filter((ref) => ref.rel !== 'alternate').map((ref) => ref.uri);
+      expect(Object.values(root.links)).toEqual(expect.arrayContaining(targets));
     });
   });
 

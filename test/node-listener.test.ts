@@ -3,12 +3,14 @@
  * IPv4 and IPv6: the request (method, path, query, headers) reaches the handler as sent, its body
  * too (whole, in chunks, or refused over the limit with an answer the client reads), the quota
  * counts by the connection's address and never by X-Forwarded-For, and the answer goes out byte for
- * byte, streamed as it is produced.
+ * byte, streamed as it is produced. In an Express app whose body parser runs first, the body comes
+ * from req.body, or is refused with a problem that says where to mount the listener.
  */
 import { createHash } from 'node:crypto';
 import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { gunzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DOCS_ASSET_FILES } from '../src/docs/generated/manifest.ts';
 import type { Handler } from '../src/handler.ts';
@@ -268,5 +270,90 @@ describe('toNodeListener with an answer produced over time', () => {
     expect(releasedBy).toBe('the first piece');
     expect(pieces[0]).toBe('first piece\n');
     expect(pieces.join('')).toBe('first piece\nlast piece\n');
+  });
+});
+
+describe('toNodeListener in an Express app whose body parser runs first', () => {
+  // The mistake the module comment warns of, made on purpose: parsers mounted before the listener.
+  let handler: Handler;
+  let server: Server;
+  let port: number;
+
+  beforeAll(async () => {
+    handler = await makeHandler({ mcp: { maxBodyBytes: MAX_BODY } });
+    const discovery = toNodeListener(handler);
+    const app = express();
+    app.use('/json', express.json({ type: ['application/json'] }));
+    app.use('/raw', express.raw({ type: () => true }));
+    app.use('/text', express.text({ type: () => true }));
+    app.use('/form', express.urlencoded({ extended: false }));
+    // A middleware that drains the stream and keeps nothing (a logger that reads the body, say).
+    app.use('/drained', (req, _res, next) => void req.resume().on('end', () => next()));
+    // Mounted under a prefix, Express strips it from req.url: the service sees /mcp.
+    for (const prefix of ['/json', '/raw', '/text', '/form', '/drained']) app.use(prefix, (req, res) => discovery(req, res));
+    server = createServer(app);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    port = (server.address() as AddressInfo).port;
+  });
+  afterAll(async () => {
+    server?.closeAllConnections();
+    await new Promise((resolve) => server?.close(resolve));
+    await closeHandlers();
+  });
+
+  const post = (path: string, headers: Record<string, string>, body: string | Buffer) =>
+    new Promise<Answer>((resolve, reject) => {
+      const req = httpRequest({ host: '127.0.0.1', port, method: 'POST', path, headers, agent: false }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
+      });
+      req.on('error', reject);
+      req.end(body);
+    });
+
+  const call = () => frame('modern', 'tools/call', { name: 'list_start_options', arguments: {} });
+
+  it.each(['/json', '/raw', '/text'])('serves POST /mcp from the body %s parsed (req.body), as if it had read the stream', async (prefix) => {
+    const { headers, body } = call();
+    const answer = await post(`${prefix}/mcp`, headers, body);
+    expect(answer.status, answer.body.toString()).toBe(200);
+    const reply = JSON.parse(answer.body.toString());
+    expect(reply.id).toBe(JSON.parse(body).id);
+    expect(reply.result.structuredContent.startOptions.length).toBeGreaterThan(0);
+  });
+
+  it('serves a gzip-coded body express.json() inflated, with the length of what it passes on', async () => {
+    const { headers, body } = call();
+    const answer = await post('/json/mcp', { ...headers, 'content-encoding': 'gzip' }, gzipSync(body));
+    expect(answer.status, answer.body.toString()).toBe(200);
+    expect(JSON.parse(answer.body.toString()).id).toBe(JSON.parse(body).id);
+  });
+
+  it('still refuses what it refuses when reading the stream itself: a form body (415), a body over the limit (413)', async () => {
+    const form = await post('/form/mcp', { 'content-type': 'application/x-www-form-urlencoded' }, 'jsonrpc=2.0&method=tools%2Flist');
+    expect(form.status).toBe(415);
+    expect(JSON.parse(form.body.toString())).toMatchObject({ code: 'unsupported_media_type' });
+    const { headers } = call();
+    const large = await post('/json/mcp', headers, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { pad: ' '.repeat(2 * MAX_BODY) } }));
+    expect(large.status).toBe(413);
+    expect(JSON.parse(large.body.toString())).toMatchObject({ code: 'payload_too_large' });
+  });
+
+  it('refuses a body read with nothing left in req.body with a problem that says to mount the listener first', async () => {
+    const { headers, body } = call();
+    const answer = await post('/drained/mcp', headers, body);
+    expect(answer.status).toBe(500);
+    expect(answer.headers['content-type']).toBe('application/problem+json; charset=utf-8');
+    const problem = JSON.parse(answer.body.toString());
+    expect(problem).toMatchObject({ status: 500, code: 'internal_error' });
+    expect(problem.detail).toMatch(/mount the listener from toNodeListener\(\) before express\.json\(\) or any other body parser/);
+  });
+
+  it('answers a GET behind the body parsers as ever', async () => {
+    const answer = await new Promise<number>((resolve, reject) =>
+      httpRequest({ host: '127.0.0.1', port, path: '/json/api/v1', agent: false }, (res) => resolve(res.resume().statusCode!)).on('error', reject).end(),
+    );
+    expect(answer).toBe(200);
   });
 });

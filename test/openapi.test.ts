@@ -54,6 +54,7 @@ describe('the served OpenAPI document', () => {
     const documents = [
       '/', '/.well-known/api-catalog', '/.well-known/mcp/server-card.json', '/api/v1', '/api/v1/health', '/api/v1/product', '/docs', '/docs/{asset}',
       '/llms-full.txt', '/llms.txt', '/mcp/server-card', '/openapi.json', '/problems/{code}', '/robots.txt', '/schemas/facts.json',
+      '/sitemap.xml', '/skill.md', '/.well-known/agent-skills/index.json', '/.well-known/agent-skills/{name}/SKILL.md',
     ];
     expect(Object.keys(doc.paths).sort()).toEqual([...documents, '/mcp'].sort());
     expect(Object.keys(doc.paths['/mcp']!)).toEqual(['post']);

@@ -54,7 +54,8 @@ describe('the README and docs/', () => {
 
   it.each(files)('%s: shell is fenced as sh (run by the examples test) or as text or console (shown only)', (file) => {
     const fences = codeBlocks(file).map((block) => block.lang);
-    expect(fences.filter((lang) => !['sh', 'text', 'console', 'ts', 'json'].includes(lang))).toEqual([]);
+    // Shell is sh, text or console; the other languages are files shown as written (configuration, code).
+    expect(fences.filter((lang) => !['sh', 'text', 'console', 'ts', 'json', 'jsonc', 'yaml', 'toml'].includes(lang))).toEqual([]);
     for (const block of codeBlocks(file).filter((block) => block.lang === 'sh')) {
       expect(block.text.includes('\t'), block.text).toBe(false);
       // Nothing a test cannot do here: no account, no second terminal, no registry, no host but this one.
@@ -72,7 +73,8 @@ describe('commandsOf, how the examples test reads a sh block', () => {
   });
 
   it('tells a command that starts a server from one that talks to it', () => {
-    const serving = ['npm start', 'PORT=9000 npm start', 'npm run start:node  # builds', 'node --import tsx examples/hono-app.ts', 'node dist/cli.js serve'];
+    const serving = ['npm start', 'PORT=9000 npm start', 'npm run start:node  # builds', 'node --import tsx examples/hono-app.ts'];
+    serving.push('node dist/cli.js serve');
     for (const command of serving) expect(SERVES.test(command), command).toBe(true);
     for (const command of ['curl -s localhost:8787/api/v1', 'npm run start:nodes', 'node dist/cli.js check facts.json', 'npm run build']) {
       expect(SERVES.test(command), command).toBe(false);

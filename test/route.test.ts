@@ -30,6 +30,11 @@ describe('a route declaration', () => {
       '/robots.txt': 'GET, HEAD, OPTIONS',
       '/docs': 'GET, HEAD, OPTIONS',
       '/docs/{asset}': 'GET, HEAD, OPTIONS',
+      '/sitemap.xml': 'GET, HEAD, OPTIONS',
+      '/skill.md': 'GET, HEAD, OPTIONS',
+      '/.well-known/agent-skills/index.json': 'GET, HEAD, OPTIONS',
+      '/.well-known/agent-skills/{name}/SKILL.md': 'GET, HEAD, OPTIONS',
+      '/.well-known/security.txt': 'GET, HEAD, OPTIONS',
       '/mcp': 'POST, OPTIONS',
     });
   });
@@ -51,7 +56,13 @@ describe('a route declaration', () => {
       '/docs': 'text/html; charset=utf-8',
       '/mcp/server-card': 'application/mcp-server-card+json',
       '/.well-known/mcp/server-card.json': 'application/mcp-server-card+json',
+      '/sitemap.xml': 'application/xml',
+      '/skill.md': 'text/markdown; charset=utf-8',
+      '/.well-known/agent-skills/index.json': 'application/json; charset=utf-8',
+      '/.well-known/security.txt': 'text/plain; charset=utf-8',
     });
+    const skill = route('/.well-known/agent-skills/{name}/SKILL.md');
+    expect(pathsOf(skill).map(({ params }) => contentTypeOf(skill, params))).toEqual(['text/markdown; charset=utf-8']);
     const asset = route('/docs/{asset}');
     const types = pathsOf(asset).map(({ params }) => contentTypeOf(asset, params));
     expect(new Set(types)).toEqual(new Set(['text/javascript; charset=utf-8', 'text/css; charset=utf-8']));

@@ -31,14 +31,22 @@ describe('the route table', () => {
   it('links the API and the catalog to the catalog (RFC 9727 section 3), and the root to everything', () => {
     const linking = ROUTES.filter((route) => route.links?.includes('api-catalog')).map((route) => route.path);
     expect(linking.sort()).toEqual(['/', '/.well-known/api-catalog', '/api/v1']);
-    expect(ROUTES.find((route) => route.path === '/')!.links).toEqual(['api-catalog', 'service-doc', 'describedby']);
+    expect(ROUTES.find((route) => route.path === '/')!.links).toEqual(['api-catalog', 'service-doc', 'describedby', 'jsonLd', 'markdown']);
   });
 
   it('serves the docs page and its files only while the docs page is on', () => {
     const docs = ROUTES.filter((route) => route.docsPage).map((route) => route.path);
     expect(docs).toEqual(['/docs', '/docs/{asset}']);
-    expect(servedRoutes(true)).toEqual(ROUTES);
-    expect(servedRoutes(false).map((route) => route.path)).toEqual(ROUTES.map((route) => route.path).filter((path) => !docs.includes(path)));
+    const contact = 'mailto:security@example.com';
+    expect(servedRoutes({ docsPage: true, securityContact: contact })).toEqual(ROUTES);
+    expect(servedRoutes({ docsPage: false, securityContact: contact }).map((route) => route.path)).toEqual(
+      ROUTES.map((route) => route.path).filter((path) => !docs.includes(path)),
+    );
+  });
+
+  it('serves security.txt only while a security contact is set', () => {
+    expect(ROUTES.filter((route) => route.securityContact).map((route) => route.path)).toEqual(['/.well-known/security.txt']);
+    expect(servedRoutes({ docsPage: true }).map((route) => route.path)).toEqual(ROUTES.map((route) => route.path).filter((path) => path !== '/.well-known/security.txt'));
   });
 
   it('matches exactly the paths the table serves', () => {

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
-import { ApiIndex, ListResourcesInput, NoInput, Product, Resource, StartOption } from '../src/schemas.ts';
+import { toJsonSchema } from '@valibot/to-json-schema';
+import { ApiIndex, legacyFlagOf, ListResourcesInput, NoInput, Product, Resource, servedSchemas, StartOption } from '../src/schemas.ts';
 import sample from '../src/sample-facts.json' with { type: 'json' };
 
 const resource = { kind: 'docs', title: 'Documentation', url: 'https://docs.example.com/', description: 'Guides.' };
@@ -32,4 +33,29 @@ describe('the schemas', () => {
     expect(v.safeParse(ListResourcesInput, { kinds: 'docs' }).issues?.[0]?.message).toContain('only the optional argument "kind"');
   });
 
+});
+
+describe("v1's createsGallery in the schemas served for a set of facts", () => {
+  const withFlags = (...flags: (boolean | undefined)[]) => ({
+    startOptions: flags.map((createsGallery) => (createsGallery === undefined ? {} : { createsGallery })),
+  });
+  const startOption = (facts: ReturnType<typeof withFlags>) =>
+    toJsonSchema(servedSchemas(facts).StartOption, { target: 'draft-2020-12' }) as { properties: object; required: string[] };
+
+  it.each([
+    ['every start option gives it: required, as in v1', withFlags(false, true), 'required', true, true],
+    ['some do: optional', withFlags(undefined, true), 'optional', true, false],
+    ['none does: not there at all', withFlags(undefined, undefined), 'absent', false, false],
+  ])('%s', (_, facts, flag, listed, required) => {
+    expect(legacyFlagOf(facts)).toBe(flag);
+    const schema = startOption(facts);
+    expect(Object.keys(schema.properties).includes('createsGallery')).toBe(listed);
+    expect(schema.required.includes('createsGallery')).toBe(required);
+  });
+
+  it('keeps it optional in the facts file, for every product', () => {
+    const { createsGallery: _, ...withoutFlag } = sample.startOptions[0]!;
+    expect(v.safeParse(StartOption, withoutFlag).success).toBe(true);
+    expect(v.safeParse(StartOption, sample.startOptions[0]).success).toBe(true);
+  });
 });

@@ -1,9 +1,10 @@
 /**
  * @module The API catalog (RFC 9727): one Linkset context, the API, with its OpenAPI document
  * (service-desc), its documentation (service-doc: the docs page while it is on, then the facts'
- * documentation pages), its health (status) and llms.txt (service-meta).
+ * documentation pages), its health (status), llms.txt (service-meta) and the product as schema.org
+ * JSON-LD (describedby).
  */
-import { API_PATH, DOCS_PATH, HEALTH_PATH, LLMS_PATH, OPENAPI_PATH } from '../route.ts';
+import { API_PATH, DOCS_PATH, HEALTH_PATH, LINK_TARGETS, LLMS_PATH, OPENAPI_PATH } from '../route.ts';
 import type { Product } from '../schemas.ts';
 import type { ApiCatalog } from './schemas.ts';
 
@@ -20,6 +21,7 @@ export function buildApiCatalog(base: string, facts: Product, { docsPage = false
         ...(docs.length > 0 ? { 'service-doc': docs } : {}),
         status: [{ href: `${base}${HEALTH_PATH}`, type: 'application/json' }],
         'service-meta': [{ href: `${base}${LLMS_PATH}`, type: 'text/markdown' }],
+        describedby: [{ href: `${base}${LINK_TARGETS.jsonLd.path}`, type: LINK_TARGETS.jsonLd.type }],
       },
     ],
   };

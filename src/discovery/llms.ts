@@ -6,19 +6,26 @@
 import { problemDescription } from '../problems.ts';
 import { API_PATH, DOCS_PATH, LLMS_FULL_PATH, MCP_PATH, OPENAPI_PATH, problemPath, PRODUCT_PATH } from '../route.ts';
 import { PROBLEM_CODES, type Product } from '../schemas.ts';
-import { approvalRule, inline, linkItem as item } from './markdown.ts';
+import { AGENT_APPROVAL_RULE, approvalRule, approvalSentences, neverReturnedPhrase, privateContractSentence } from '../product-rules.ts';
+import { inline, linkItem as item } from './markdown.ts';
 
 const section = (heading: string, items: string[]) => `## ${heading}\n\n${items.join('\n')}\n`;
 
-/** The paragraph after the summary: what the API is and is not, and where its contract is. */
+/** The paragraph after the summary: what the API is and is not, where its contract is, the product's own rules. */
 export function llmsIntro(base: string, facts: Product): string {
-  return (
+  const never = neverReturnedPhrase(facts);
+  return [
     `This is the public, read-only API of ${inline(facts.product.name)}: reviewed facts about the product (last reviewed ` +
-    `on ${facts.product.reviewedOn}) as typed JSON and as MCP tools. It takes no credentials and never returns galleries, ` +
-    'clients, accounts, sessions or tokens. Requests are rate-limited per client; the RateLimit headers of every ' +
-    `answer give the quota and what remains. The contract is the OpenAPI document at ${base}${OPENAPI_PATH}. ` +
-    "Creating a gallery needs a person's approval: an agent may show such a start option, never take it for someone."
-  );
+      `on ${facts.product.reviewedOn}) as typed JSON and as MCP tools. ` +
+      `It takes no credentials${never ? ` and never returns ${never}` : ''}.`,
+    'Requests are rate-limited per client; the RateLimit headers of every answer give the quota and what remains.',
+    `The contract is the OpenAPI document at ${base}${OPENAPI_PATH}.`,
+    privateContractSentence(facts),
+    approvalSentences(facts),
+    AGENT_APPROVAL_RULE,
+  ]
+    .filter(Boolean)
+    .join(' ');
 }
 
 /** The front door's pages, once served: llms-full.txt always, the docs page while it is on. */
@@ -42,9 +49,7 @@ export function buildLlmsText(base: string, facts: Product, toolNames: readonly 
     section('Resources', facts.resources.map(({ title, url, description }) => item(title, url, description))),
     section(
       'Start options',
-      facts.startOptions.map(({ title, url, description, requiresHumanApproval }) =>
-        item(title, url, `${inline(description)} ${approvalRule(requiresHumanApproval)}`),
-      ),
+      facts.startOptions.map((option) => item(option.title, option.url, `${inline(option.description)} ${approvalRule(option, facts)}`)),
     ),
     section('Optional', [
       item('llms-full.txt', `${base}${LLMS_FULL_PATH}`, 'every fact of this page written out in full, as one Markdown page.'),

@@ -3,6 +3,7 @@
  * Markdown or plain text, and the body of llms-full.txt. Every fact is written out: the overview,
  * each resource, each start option with its approval rule.
  */
+import { approvalRule, needPhrase } from '../product-rules.ts';
 import type { Product } from '../schemas.ts';
 
 /** One line of text: Markdown needs no line breaks inside a list item or a blockquote. */
@@ -21,17 +22,22 @@ export const linkItem = (title: string, url: string, note: string) => `- ${link(
 const list = (items: readonly string[]) => items.map((item) => `- ${inline(item)}`).join('\n');
 const yesNo = (value: boolean) => (value ? 'yes' : 'no');
 
-export const approvalRule = (requiresHumanApproval: boolean) =>
-  requiresHumanApproval ? "Needs a person's approval first." : 'Needs no approval.';
-
 /** The facts under H2 headings (Overview, Resources, Start options), each start option under an H3. */
-export function factsSections({ product, resources, startOptions }: Product): string {
+export function factsSections(facts: Product): string {
+  const { product, resources, startOptions } = facts;
+  const optional = (heading: string, items: readonly string[] | undefined) => (items ? [`### ${heading}\n\n${list(items)}\n`] : []);
   return [
     '## Overview\n',
     `These facts were last reviewed on ${product.reviewedOn}.\n`,
     `### Audiences\n\n${list(product.audiences)}\n`,
     `### Capabilities\n\n${list(product.capabilities)}\n`,
     `### What the public API does not do\n\n${list(product.notOffered)}\n`,
+    ...optional('Private data it never returns', product.neverReturned),
+    ...optional(
+      "Actions that need a person's approval",
+      product.actionsNeedingApproval?.map((action) => `${needPhrase(action)} (id: ${action.id})`),
+    ),
+    ...optional('Outside this public API (the private contract)', product.privateContract),
     '## Resources\n',
     resources.map(({ id, kind, title, url, description }) => linkItem(title, url, `${description} (kind: ${kind}${id ? `, id: ${id}` : ''})`)).join('\n') + '\n',
     '## Start options\n',
@@ -41,8 +47,10 @@ export function factsSections({ product, resources, startOptions }: Product): st
         `${inline(option.description)}\n`,
         `- Id: ${option.id}`,
         `- URL: ${option.url}`,
-        `- Creates a gallery: ${yesNo(option.createsGallery)}`,
-        `- Approval: ${approvalRule(option.requiresHumanApproval)}\n`,
+        // v1's flag, written only for the facts that give it.
+        ...(option.createsGallery === undefined ? [] : [`- Creates a gallery: ${yesNo(option.createsGallery)}`]),
+        ...(option.performs ? [`- Performs: ${option.performs.join(', ')}`] : []),
+        `- Approval: ${approvalRule(option, facts)}\n`,
       ].join('\n'),
     ),
   ].join('\n');

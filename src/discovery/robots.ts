@@ -1,12 +1,43 @@
 /**
- * @module robots.txt (RFC 9309): every path may be fetched by every crawler; comments name the
- * discovery documents for a reader given only the host; `Content-Signal` (contentsignals.org) says
- * what the content may be used for.
+ * @module robots.txt (RFC 9309): every path may be fetched by every crawler, and each known AI agent
+ * is named in a group of its own (scanners read a `*` group alone as "no AI rules"); comments name
+ * the discovery documents for a reader given only the host; `Content-Signal` (contentsignals.org)
+ * and the IETF AI-preferences `Content-Usage` line say what the content may be used for; `Sitemap`
+ * names the sitemap.
  */
-import { API_CATALOG_PATH, API_PATH, DOCS_PATH, LLMS_FULL_PATH, LLMS_PATH, MCP_PATH, OPENAPI_PATH, SERVER_CARD_WELL_KNOWN_PATH } from '../route.ts';
+import { AI_AGENTS } from '../agents.ts';
+import {
+  API_CATALOG_PATH,
+  API_PATH,
+  DOCS_PATH,
+  LLMS_FULL_PATH,
+  LLMS_PATH,
+  MCP_PATH,
+  OPENAPI_PATH,
+  SERVER_CARD_WELL_KNOWN_PATH,
+  SITEMAP_PATH,
+  SKILL_INDEX_PATH,
+} from '../route.ts';
 
 /** What robots.txt tells crawlers they may do with the content (contentsignals.org), unless configured. */
 export const CONTENT_SIGNAL_DEFAULT = 'search=yes, ai-input=yes';
+
+/**
+ * The AI-preferences vocabulary (draft-ietf-aipref-vocab) of a Content-Signal value, as
+ * draft-ietf-aipref-attach writes it in robots.txt and in the `Content-Usage` header field (a
+ * Structured Fields Dictionary of `y`/`n` tokens): `search` maps to `search`, `ai-train` to
+ * `train-ai`; `ai-input` has no category there. Empty when the signal names neither.
+ */
+export function contentUsage(contentSignal: string): string {
+  const signals = new Map(contentSignal.split(',').map((item) => item.trim().split('=') as [string, string]));
+  return [
+    ['search', 'search'],
+    ['ai-train', 'train-ai'],
+  ]
+    .filter(([signal]) => signals.has(signal!))
+    .map(([signal, category]) => `${category}=${signals.get(signal!) === 'yes' ? 'y' : 'n'}`)
+    .join(', ');
+}
 
 export function buildRobotsTxt(base: string, { contentSignal, docsPage }: { contentSignal: string; docsPage: boolean }): string {
   const documents = [
@@ -18,7 +49,11 @@ export function buildRobotsTxt(base: string, { contentSignal, docsPage }: { cont
     ['llms-full.txt', LLMS_FULL_PATH],
     ['MCP endpoint (Streamable HTTP)', MCP_PATH],
     ['MCP server card', SERVER_CARD_WELL_KNOWN_PATH],
+    ['Agent Skills index', SKILL_INDEX_PATH],
   ];
+  const usage = contentUsage(contentSignal);
+  // RFC 9309 section 2.2.1: a crawler obeys the group naming it, else the `*` group; each says the same here.
+  const group = (agent: string) => [`User-agent: ${agent}`, `Content-Signal: ${contentSignal}`, ...(usage ? [`Content-Usage: ${usage}`] : []), 'Allow: /', ''];
   return [
     `# ${base}: a public, read-only API. Every path may be fetched.`,
     '#',
@@ -27,10 +62,12 @@ export function buildRobotsTxt(base: string, { contentSignal, docsPage }: { cont
     '# Content signals (https://contentsignals.org): search = building a search index and linking to it;',
     '# ai-input = using the content as input to an AI answer (retrieval, grounding); ai-train = training',
     '# or fine-tuning AI models. A signal left out neither grants nor restricts that use.',
+    '# Content-Usage: the same preferences in the IETF AI-preferences vocabulary (y = allowed, n = not).',
+    '# Known AI agents are named one by one below, each allowed everything, as every other crawler is.',
     '',
-    'User-agent: *',
-    `Content-Signal: ${contentSignal}`,
-    'Allow: /',
+    ...group('*'),
+    ...AI_AGENTS.flatMap(group),
+    `Sitemap: ${base}${SITEMAP_PATH}`,
     '',
   ].join('\n');
 }

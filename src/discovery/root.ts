@@ -1,18 +1,36 @@
 /**
  * @module The host's root (`GET /`): where a client given only the host finds everything. A small
- * JSON document linking every entry point; its `Link` header fields (RFC 8288), for a client that
- * reads only headers, are the route table's `links` (see headers.ts).
+ * JSON document linking every entry point, or the same as Markdown for a client that prefers it;
+ * its `Link` header fields (RFC 8288), for a client that reads only headers, are the route table's
+ * `links` (see headers.ts).
  */
-import { API_CATALOG_PATH, API_PATH, DOCS_PATH, LLMS_FULL_PATH, LLMS_PATH, MCP_PATH, OPENAPI_PATH, SERVER_CARD_PATH } from '../route.ts';
+import {
+  API_CATALOG_PATH,
+  API_PATH,
+  DOCS_PATH,
+  LLMS_FULL_PATH,
+  LLMS_PATH,
+  MCP_PATH,
+  OPENAPI_PATH,
+  PRODUCT_PATH,
+  SERVER_CARD_PATH,
+  SITEMAP_PATH,
+  SKILL_PATH,
+} from '../route.ts';
 import type { Product } from '../schemas.ts';
+import { inline, linkItem } from './markdown.ts';
 import type { RootDocument } from './schemas.ts';
+
+const description = (facts: Product) =>
+  `The public, read-only API of ${facts.product.name}: reviewed product facts as JSON and through MCP, with no credentials needed.`;
 
 export function buildRoot(base: string, facts: Product, { docsPage }: { docsPage: boolean }): RootDocument {
   return {
     name: `${facts.product.name} public API`,
-    description: `The public, read-only API of ${facts.product.name}: reviewed product facts as JSON and through MCP, with no credentials needed.`,
+    description: description(facts),
     links: {
       api: `${base}${API_PATH}`,
+      product: `${base}${PRODUCT_PATH}`,
       ...(docsPage ? { docs: `${base}${DOCS_PATH}` } : {}),
       openapi: `${base}${OPENAPI_PATH}`,
       mcp: `${base}${MCP_PATH}`,
@@ -20,6 +38,26 @@ export function buildRoot(base: string, facts: Product, { docsPage }: { docsPage
       llmsTxt: `${base}${LLMS_PATH}`,
       llmsFullTxt: `${base}${LLMS_FULL_PATH}`,
       mcpServerCard: `${base}${SERVER_CARD_PATH}`,
+      sitemap: `${base}${SITEMAP_PATH}`,
+      skill: `${base}${SKILL_PATH}`,
     },
   };
+}
+
+/** The root as Markdown: the product's name, its summary, what the service is, and every entry point as a link. */
+export function rootMarkdown(base: string, facts: Product, { docsPage }: { docsPage: boolean }): string {
+  const entries = [
+    linkItem('API index', `${base}${API_PATH}`, 'name, version and links to every endpoint, as JSON.'),
+    linkItem('Product facts', `${base}${PRODUCT_PATH}`, 'the reviewed facts as JSON, Markdown or schema.org JSON-LD (by Accept).'),
+    linkItem('OpenAPI document', `${base}${OPENAPI_PATH}`, 'the authoritative contract (OpenAPI 3.1).'),
+    ...(docsPage ? [linkItem('API reference', `${base}${DOCS_PATH}`, 'the contract as a page for people.')] : []),
+    linkItem('MCP endpoint', `${base}${MCP_PATH}`, 'Streamable HTTP, stateless, read-only tools.'),
+    linkItem('MCP server card', `${base}${SERVER_CARD_PATH}`, 'who the MCP endpoint is and how to connect.'),
+    linkItem('API catalog', `${base}${API_CATALOG_PATH}`, 'RFC 9727 links to the API, its contract, documentation and health.'),
+    linkItem('llms.txt', `${base}${LLMS_PATH}`, 'the facts as a short page for language models.'),
+    linkItem('llms-full.txt', `${base}${LLMS_FULL_PATH}`, 'every fact written out.'),
+    linkItem('Agent Skill', `${base}${SKILL_PATH}`, 'how an agent uses this service, as a SKILL.md.'),
+    linkItem('Sitemap', `${base}${SITEMAP_PATH}`, 'every document for crawlers.'),
+  ];
+  return [`# ${inline(facts.product.name)} public API\n`, `> ${inline(facts.product.summary)}\n`, `${description(facts)}\n`, '## Entry points\n', `${entries.join('\n')}\n`].join('\n');
 }

@@ -1,6 +1,7 @@
 /**
  * @module The valibot schemas of the discovery documents: the API catalog, llms.txt and llms-full.txt,
- * the MCP server card, the host's root, robots.txt, the product as Markdown and the docs page. Like ../schemas.ts, they import nothing of ours.
+ * the MCP server card, the host's root, robots.txt, the product as Markdown and as JSON-LD, the docs
+ * page, the sitemap, the Agent Skill and its index, and security.txt. Like ../schemas.ts, they import nothing of ours.
  */
 import * as v from 'valibot';
 
@@ -22,11 +23,15 @@ export const ApiCatalog = v.pipe(
         'service-doc': v.optional(Targets),
         status: Targets,
         'service-meta': Targets,
+        describedby: v.optional(Targets),
       }),
     ),
   }),
   v.title('ApiCatalog'),
-  v.description('RFC 9727 API catalog: a Linkset (RFC 9264) with one context, the API, and its description, documentation, status and llms.txt.'),
+  v.description(
+    'RFC 9727 API catalog: a Linkset (RFC 9264) with one context, the API, and its description, documentation, status, ' +
+      'llms.txt and the product as schema.org JSON-LD (describedby).',
+  ),
 );
 
 export const LlmsText = v.pipe(
@@ -41,6 +46,7 @@ export const RootDocument = v.pipe(
     description: v.pipe(v.string(), v.minLength(1)),
     links: v.object({
       api: url,
+      product: v.optional(url),
       docs: v.optional(v.pipe(url, v.description('The API reference page; absent when the service runs without it.'))),
       openapi: url,
       mcp: url,
@@ -48,6 +54,8 @@ export const RootDocument = v.pipe(
       llmsTxt: url,
       llmsFullTxt: url,
       mcpServerCard: url,
+      sitemap: v.optional(url),
+      skill: v.optional(url),
     }),
   }),
   v.title('RootDocument'),
@@ -84,6 +92,70 @@ export const DocsAsset = v.pipe(
   v.description("One of the docs page's files (JavaScript or CSS), named by a hash of its content, so it never changes at its URL."),
 );
 
+export const RootMarkdown = v.pipe(
+  v.string(),
+  v.title('RootMarkdown'),
+  v.description("The host's root as Markdown (sent as text/markdown, or as text/plain to a client that prefers it): the product, and every entry point as a link."),
+);
+
+export const SoftwareApplicationLd = v.pipe(
+  v.object({
+    '@context': v.literal('https://schema.org'),
+    '@type': v.literal('SoftwareApplication'),
+    name: v.string(),
+    description: v.string(),
+    url: v.optional(url),
+    applicationCategory: v.string(),
+    operatingSystem: v.string(),
+    dateModified: v.pipe(v.string(), v.isoDate()),
+    sameAs: v.optional(v.array(url)),
+    potentialAction: v.array(v.object({ '@type': v.literal('Action'), name: v.string(), description: v.string(), target: url })),
+  }),
+  v.title('SoftwareApplicationLd'),
+  v.description(
+    'The product as schema.org JSON-LD: a SoftwareApplication whose url is the website, sameAs the other public resources, ' +
+      'dateModified the review date and potentialAction the start options.',
+  ),
+);
+
+export const SitemapXml = v.pipe(
+  v.string(),
+  v.title('SitemapXml'),
+  v.description("A sitemaps.org 0.9 urlset: every document for people and crawlers, each with the facts' review date as lastmod."),
+);
+
+export const SkillMarkdown = v.pipe(
+  v.string(),
+  v.title('SkillMarkdown'),
+  v.description(
+    'An Agent Skill (agentskills.io SKILL.md): YAML front matter with name and description, then Markdown on when and how to use ' +
+      'this service. Made from the facts; the same bytes at every place it is served.',
+  ),
+);
+
+export const SkillIndex = v.pipe(
+  v.object({
+    $schema: v.string(),
+    skills: v.array(
+      v.object({
+        name: v.pipe(v.string(), v.regex(/^[a-z0-9]+(-[a-z0-9]+)*$/), v.maxLength(64)),
+        type: v.literal('skill-md'),
+        description: v.pipe(v.string(), v.minLength(1), v.maxLength(1024)),
+        url,
+        digest: v.pipe(v.string(), v.regex(/^sha256:[0-9a-f]{64}$/)),
+      }),
+    ),
+  }),
+  v.title('SkillIndex'),
+  v.description("The agent-skills discovery index (v0.2.0): each skill's name, description, SKILL.md URL and the SHA-256 digest of its bytes."),
+);
+
+export const SecurityText = v.pipe(
+  v.string(),
+  v.title('SecurityText'),
+  v.description('RFC 9116 security.txt: Contact, Expires, Canonical and Preferred-Languages.'),
+);
+
 export const SERVER_CARD_TYPE = 'application/mcp-server-card+json';
 export const SERVER_CARD_SCHEMA = 'https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json';
 /** The draft's limit on `description` and `title`. */
@@ -112,3 +184,5 @@ export const ServerCard = v.pipe(
 export type ApiCatalog = v.InferOutput<typeof ApiCatalog>;
 export type ServerCard = v.InferOutput<typeof ServerCard>;
 export type RootDocument = v.InferOutput<typeof RootDocument>;
+export type SoftwareApplicationLd = v.InferOutput<typeof SoftwareApplicationLd>;
+export type SkillIndex = v.InferOutput<typeof SkillIndex>;

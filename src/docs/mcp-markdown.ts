@@ -51,7 +51,13 @@ const SERVER_KEY = 'product-discovery';
 
 /** The tool definitions as `tools/list` shows them: descriptions for these facts, JSON Schema 2020-12. */
 export function describeTools(
-  tools: readonly { name: string; title: string; description: (facts: Product) => string; input: v.GenericSchema; output: v.GenericSchema }[],
+  tools: readonly {
+    name: string;
+    title: string;
+    description: (facts: Product) => string;
+    input: v.GenericSchema;
+    output: (facts: Product) => v.GenericSchema;
+  }[],
   facts: Product,
 ): McpToolDoc[] {
   const schema = (s: v.GenericSchema) => toJsonSchema(s, { target: 'draft-2020-12' }) as JsonSchema;
@@ -60,7 +66,7 @@ export function describeTools(
     title: tool.title,
     description: tool.description(facts),
     inputSchema: schema(tool.input),
-    outputSchema: schema(tool.output),
+    outputSchema: schema(tool.output(facts)),
   }));
 }
 

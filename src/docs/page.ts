@@ -1,8 +1,10 @@
 /**
  * @module The docs page (`GET /docs`): an HTML shell that loads Swagger UI from /docs/ and points it
  * at the same origin's /openapi.json. It holds no inline script or style, so its Content-Security-Policy
- * admits only files of this origin.
+ * admits only files of this origin; the product's schema.org JSON-LD is embedded as a data block,
+ * which is never run and so needs nothing from the policy (HTML, "data block").
  */
+import { jsonLdScriptText } from '../discovery/jsonld.ts';
 
 /**
  * The page's policy (CSP Level 3): scripts, styles and fetches from this origin only; images from
@@ -27,13 +29,15 @@ export interface DocsPageInput {
   title: string;
   /** Stylesheets and scripts in load order, as URLs relative to /docs (see `pageAssets`). */
   assets: { styles: readonly string[]; scripts: readonly string[] };
+  /** The product as schema.org JSON-LD, embedded for search engines and agents that read the page. */
+  jsonLd?: unknown;
 }
 
 /**
  * The page's HTML. Every URL in it is relative, so it works wherever the service is mounted and
  * whatever `{base}` says: `docs/x.js` and `openapi.json` resolve against /docs to /docs/x.js and /openapi.json.
  */
-export function buildDocsPage({ title, assets }: DocsPageInput): string {
+export function buildDocsPage({ title, assets, jsonLd }: DocsPageInput): string {
   const name = escapeHtml(title);
   return [
     '<!doctype html>',
@@ -45,6 +49,7 @@ export function buildDocsPage({ title, assets }: DocsPageInput): string {
     // No favicon request: the service serves none.
     '<link rel="icon" href="data:,">',
     ...assets.styles.map((href) => `<link rel="stylesheet" href="${escapeHtml(href)}">`),
+    ...(jsonLd === undefined ? [] : [`<script type="application/ld+json">${jsonLdScriptText(jsonLd)}</script>`]),
     '</head>',
     '<body>',
     '<main id="reference">',

@@ -14,24 +14,38 @@ export { RateLimitCounter };
 const strings = Object.entries(env).filter((binding): binding is [string, string] => typeof binding[1] === 'string');
 const options = loadConfig(Object.fromEntries(strings));
 const product = checkFacts('(bundled with the Worker)', facts);
-const { redisUrl, redisClusterUrls, redisSentinel } = options.rateLimit;
-const redis = redisUrl ? 'REDIS_URL' : redisClusterUrls ? 'REDIS_CLUSTER_URLS' : redisSentinel ? 'REDIS_SENTINEL_URLS' : undefined;
-if (options.factsFile || redis) {
+const { redisUrl, redisClusterUrls, redisSentinel, dynamoDbTable, denoKv } = options.rateLimit;
+const shared = Object.entries({
+  REDIS_URL: redisUrl,
+  REDIS_CLUSTER_URLS: redisClusterUrls,
+  REDIS_SENTINEL_URLS: redisSentinel,
+  RATE_LIMIT_DYNAMODB_TABLE: dynamoDbTable,
+  RATE_LIMIT_DENO_KV: denoKv,
+}).find(([, value]) => value)?.[0];
+if (options.factsFile || shared) {
   throw new StartupError(
-    `Invalid configuration:\n  ${options.factsFile ? 'FACTS_FILE' : redis} is not used on Workers: ` +
+    `Invalid configuration:\n  ${options.factsFile ? 'FACTS_FILE' : shared} is not used on Workers: ` +
       'the facts are bundled at deploy and the quota is shared through the RATE_LIMIT_COUNTER Durable Object binding; remove it.',
   );
 }
+// Nothing a Worker can read names the URL clients use (workers.dev, routes, custom domains), and
+// `{base}` is never taken from a request's Host: one forged request would set every later link.
+if (!options.publicBaseUrl) {
+  throw new StartupError(
+    'Invalid configuration:\n  PUBLIC_BASE_URL is unset: on Workers it is required, as no binding names the URL clients use; ' +
+      'set it in wrangler.jsonc "vars" to your workers.dev URL or custom domain, such as https://api.example.com.',
+  );
+}
 const counters = env.RATE_LIMIT_COUNTER as DurableObjectNamespace<RateLimitCounter> | undefined;
+const publicBaseUrl = options.publicBaseUrl;
 
 let handler: Promise<Handler> | undefined;
 
 export default {
   async fetch(request: Request): Promise<Response> {
-    // Unless PUBLIC_BASE_URL is bound, {base} is the origin the Worker is reached at, known with the first request.
     handler ??= createHandler({
       ...options,
-      publicBaseUrl: options.publicBaseUrl ?? new URL(request.url).origin,
+      publicBaseUrl,
       facts: product,
       rateLimit: { ...options.rateLimit, store: counters ? createDurableObjectStore(counters) : undefined },
     });

@@ -13,6 +13,7 @@
  * matches no query word is left out, so a search may find nothing.
  */
 import { resourceId } from '../facts.ts';
+import { approvalNeeds, needPhrase } from '../product-rules.ts';
 import { PRODUCT_PATH } from '../route.ts';
 import type { Product } from '../schemas.ts';
 import type { FetchOutput, SearchOutput } from './schemas.ts';
@@ -42,6 +43,11 @@ export function buildDocuments(base: string, facts: Product): Document[] {
       list('Who it is for', product.audiences),
       list('What it can do', product.capabilities),
       list('What the public API does not do', product.notOffered),
+      ...(product.neverReturned ? [list('Private data it never returns', product.neverReturned)] : []),
+      ...(product.actionsNeedingApproval
+        ? [list("Actions that need a person's approval", product.actionsNeedingApproval.map(needPhrase))]
+        : []),
+      ...(product.privateContract ? [list('Outside this public API (the private contract)', product.privateContract)] : []),
       `Facts reviewed on ${reviewedOn}.\n`,
     ].join('\n'),
     metadata: { source: 'overview', reviewedOn },
@@ -55,17 +61,27 @@ export function buildDocuments(base: string, facts: Product): Document[] {
       metadata: { source: 'resource', reviewedOn, kind: resource.kind },
     }),
   );
-  const startOptions = facts.startOptions.map(
-    (option): Document => ({
+  const startOptions = facts.startOptions.map((option): Document => {
+    const needs = approvalNeeds(option, facts);
+    return {
       id: `start:${option.id}`,
       title: option.title,
       url: option.url,
       text:
-        `# ${option.title}\n\n${option.description}\n\n- URL: ${option.url}\n- Creates a gallery: ${yesNo(option.createsGallery)}\n` +
-        `- Needs a person's approval before an agent takes it: ${yesNo(option.requiresHumanApproval)}\n`,
-      metadata: { source: 'start-option', reviewedOn, requiresHumanApproval: option.requiresHumanApproval, createsGallery: option.createsGallery },
-    }),
-  );
+        `# ${option.title}\n\n${option.description}\n\n- URL: ${option.url}\n` +
+        // v1's flag, written only for the facts that give it.
+        (option.createsGallery === undefined ? '' : `- Creates a gallery: ${yesNo(option.createsGallery)}\n`) +
+        `- Needs a person's approval before an agent takes it: ${yesNo(option.requiresHumanApproval)}\n` +
+        (needs.length > 0 ? `- Why: ${needs.map(needPhrase).join('; ')}\n` : ''),
+      metadata: {
+        source: 'start-option',
+        reviewedOn,
+        requiresHumanApproval: option.requiresHumanApproval,
+        ...(option.createsGallery === undefined ? {} : { createsGallery: option.createsGallery }),
+        ...(option.performs ? { performs: option.performs } : {}),
+      },
+    };
+  });
   return [overview, ...resources, ...startOptions];
 }
 

@@ -5,6 +5,7 @@
  */
 import { toJsonSchema } from '@valibot/to-json-schema';
 import type * as v from 'valibot';
+import { approvalSentences, privacySentence } from '../product-rules.ts';
 import type { Product } from '../schemas.ts';
 import type { Document, Library } from './documents.ts';
 import { PlanSafeStartArgs } from './schemas.ts';
@@ -46,15 +47,18 @@ export const PROMPTS: Prompt[] = [
       "Messages that embed the start options, with which of them need a person's approval, and ask for a short plan to get started, " +
       'optionally towards a goal.',
     args: PlanSafeStartArgs,
-    messages: ({ product }, library, { goal }) => {
+    messages: (facts, library, { goal }) => {
       const options = bySource(library, 'start-option');
       const approval = options.filter((option) => option.metadata.requiresHumanApproval).map((option) => option.title);
+      const rules = [privacySentence(facts), approvalSentences(facts)].filter(Boolean).join(' ');
       return [
         user(
-          `Plan a safe way to start with ${product.name}${goal ? ` for this goal: "${goal}"` : ''}. Choose among the start options below. ` +
+          `Plan a safe way to start with ${facts.product.name}${goal ? ` for this goal: "${goal}"` : ''}. ` +
+            'Choose among the start options below. ' +
             (approval.length > 0
               ? `These need a person's approval before anyone acts on them, so present them to me to decide rather than taking them: ${approval.join('; ')}.`
-              : "None of them needs a person's approval."),
+              : "None of them needs a person's approval.") +
+            (rules ? ` ${rules}` : ''),
         ),
         user(options.map((option) => option.text).join('\n')),
       ];

@@ -41,21 +41,27 @@ export const FetchInput = v.strictObject(
   argumentsMessage('tool takes only "id", a search result\'s id'),
 );
 export const DOCUMENT_SOURCES = ['overview', 'resource', 'start-option'] as const;
-export const FetchOutput = v.object({
-  id: v.string(),
-  title: v.string(),
-  text: v.pipe(v.string(), v.description('The document as Markdown.')),
-  url: v.pipe(webUrl, v.description('The canonical URL, for citation.')),
-  metadata: v.optional(
-    v.object({
-      source: v.pipe(v.picklist(DOCUMENT_SOURCES), v.description('What the document is made from.')),
-      reviewedOn: v.pipe(v.string(), v.isoDate(), v.description('The date the product team last reviewed the facts.')),
-      kind: v.optional(ResourceKind),
-      requiresHumanApproval: v.optional(v.boolean()),
-      createsGallery: v.optional(v.boolean()),
-    }),
-  ),
-});
+const metadataHead = {
+  source: v.pipe(v.picklist(DOCUMENT_SOURCES), v.description('What the document is made from.')),
+  reviewedOn: v.pipe(v.string(), v.isoDate(), v.description('The date the product team last reviewed the facts.')),
+  kind: v.optional(ResourceKind),
+  requiresHumanApproval: v.optional(v.boolean()),
+};
+const performs = v.optional(
+  v.pipe(v.array(v.string()), v.description("The ids of the actions needing a person's approval that it performs.")),
+);
+const fetchOutput = <T extends v.ObjectEntries>(metadata: T) =>
+  v.object({
+    id: v.string(),
+    title: v.string(),
+    text: v.pipe(v.string(), v.description('The document as Markdown.')),
+    url: v.pipe(webUrl, v.description('The canonical URL, for citation.')),
+    metadata: v.optional(v.object(metadata)),
+  });
+
+/** The fetch tool's result, with v1's `createsGallery` in its metadata when the facts served give it. */
+export const FetchOutput = fetchOutput({ ...metadataHead, createsGallery: v.optional(v.boolean()), performs });
+export const fetchOutputSchema = (withLegacyFlag: boolean) => (withLegacyFlag ? FetchOutput : fetchOutput({ ...metadataHead, performs }));
 
 export const PlanSafeStartArgs = v.strictObject(
   { goal: v.optional(v.pipe(bounded('goal'), v.description('What the person wants to achieve, in their words.'))) },

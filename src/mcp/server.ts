@@ -17,9 +17,14 @@ import {
   type StandardSchemaWithJSON,
   type ToolAnnotations,
 } from '@modelcontextprotocol/server';
+import { memorySkillFiles, SkillsExtension, type SkillCatalog } from '@modelcontextprotocol/server/ext/skills';
 import { toStandardJsonSchema } from '@valibot/to-json-schema';
 import type * as v from 'valibot';
 import { PUBLIC_MAX_AGE_SECONDS } from '../headers.ts';
+import { approvalSentences, privacySentence, privateContractSentence } from '../product-rules.ts';
+import { productMarkdown } from '../discovery/markdown.ts';
+import { SKILL_FACTS_FILE } from '../discovery/skill.ts';
+import type { SkillFile } from '../route.ts';
 import type { Product } from '../schemas.ts';
 import { createLibrary, type Library } from './documents.ts';
 import { PROMPTS } from './prompts.ts';
@@ -60,7 +65,10 @@ function convertedOnce(schema: v.GenericSchema): StandardSchemaWithJSON {
 }
 
 const CONVERTED = new Map(
-  [...TOOLS.flatMap((tool) => [tool.input, tool.output]), ...PROMPTS.flatMap((prompt) => (prompt.args ? [prompt.args] : []))].map((schema) => [schema, convertedOnce(schema)]),
+  [...TOOLS.map((tool) => tool.input), ...PROMPTS.flatMap((prompt) => (prompt.args ? [prompt.args] : []))].map((schema) => [
+    schema,
+    convertedOnce(schema),
+  ]),
 );
 
 function result(structuredContent: Record<string, unknown>) {
@@ -74,22 +82,41 @@ function identity(facts: Product, { name, version }: ServerInfo) {
 }
 
 function instructions(facts: Product): string {
-  return (
+  return [
     `Read-only, reviewed public facts about ${facts.product.name}: the product overview, its public resources and the ways ` +
-    'to start, also searchable as documents (search, then fetch). No tool creates or changes anything. A start option ' +
-    "whose requiresHumanApproval is true (creating a gallery always is) is for the person to approve and take: present " +
-    'it to them rather than acting on their behalf.'
-  );
+      'to start, also searchable as documents (search, then fetch). No tool creates or changes anything.',
+    privacySentence(facts),
+    privateContractSentence(facts),
+    'A start option whose requiresHumanApproval is true is for the person to approve and take: present it to them rather than ' +
+      'acting on their behalf.',
+    approvalSentences(facts),
+  ]
+    .filter(Boolean)
+    .join(' ');
 }
 
 interface Served {
   facts: Product;
+  /** Each tool's output schema for these facts, converted once per set of facts. */
+  outputs: ReadonlyMap<string, StandardSchemaWithJSON>;
   info: ServerInfo;
   resources: readonly McpResource[];
   library: Library;
+  skills?: SkillCatalog;
 }
 
-function buildServer({ facts, info, resources, library }: Served): McpServer {
+/**
+ * The skill as the SDK's own Skills extension serves it (skills/list, skills/get, `skill://` resources):
+ * the very bytes of /skill.md, and every fact in its references folder, with the documents' public
+ * cache hint; strict, so a skill the extension would refuse fails the start instead of being left out.
+ */
+const loadSkills = (skill: SkillFile, facts: Product) =>
+  SkillsExtension.load(memorySkillFiles({ [`${skill.name}/SKILL.md`]: skill.text, [`${skill.name}/${SKILL_FACTS_FILE}`]: productMarkdown(facts) }), {
+    cacheHint: PUBLIC_HINT,
+    strict: true,
+  });
+
+function buildServer({ facts, outputs, info, resources, library, skills }: Served): McpServer {
   const server = new McpServer(identity(facts, info), {
     // Both legs list every revision /mcp serves, so a version error names them all.
     supportedProtocolVersions: MCP_PROTOCOL_VERSIONS,
@@ -105,7 +132,7 @@ function buildServer({ facts, info, resources, library }: Served): McpServer {
         title: tool.title,
         description: tool.description(facts),
         inputSchema: CONVERTED.get(tool.input)!,
-        outputSchema: CONVERTED.get(tool.output)!,
+        outputSchema: outputs.get(tool.name)!,
         annotations: { title: tool.title, ...READ_ONLY },
       },
       (args) => result(tool.answer({ facts, library }, args as Record<string, unknown>)),
@@ -117,13 +144,15 @@ function buildServer({ facts, info, resources, library }: Served): McpServer {
     if (prompt.args) server.registerPrompt(prompt.name, { ...config, argsSchema: CONVERTED.get(prompt.args)! }, (args) => messages(args as Record<string, string>));
     else server.registerPrompt(prompt.name, config, () => messages({}));
   }
+  skills?.attach(server);
   return server;
 }
 
-/** What the server says it is (`serverInfo`): the API's name and the package version. */
+/** What the server says it is (`serverInfo`): the API's name and the package version; and the Agent Skill it offers (SEP-2640). */
 export interface ServerInfo {
   name: string;
   version: string;
+  skill?: SkillFile;
 }
 
 /** Serves one already-vetted MCP POST whose body has been read and parsed. */
@@ -131,10 +160,14 @@ export type McpEndpoint = (request: Request, parsedBody: unknown) => Promise<Res
 
 /** `base` is `{base}`: the documents of search and fetch link to it. */
 export function createMcpEndpoint(facts: Product, info: ServerInfo, resources: readonly McpResource[], base: string): McpEndpoint {
-  const served: Served = { facts, info, resources, library: createLibrary(base, facts) };
+  const outputs = new Map(TOOLS.map((tool) => [tool.name, convertedOnce(tool.output(facts))]));
+  const served: Served = { facts, outputs, info, resources, library: createLibrary(base, facts) };
+  // The catalog is built once (digests and checks); every request waits for it, the first one only in fact.
+  const ready = info.skill ? loadSkills(info.skill, facts).then((skills) => void (served.skills = skills)) : Promise.resolve();
   const factory = () => buildServer(served);
   const modern = createMcpHandler(factory, { legacy: 'reject' });
   return async (request, parsedBody) => {
+    await ready;
     if (!(await isLegacyRequest(request, parsedBody))) {
       return listingEveryRevision(await modern.fetch(request, { parsedBody }), (parsedBody as { method?: unknown } | undefined)?.method);
     }

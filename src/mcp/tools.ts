@@ -5,9 +5,10 @@
  * directories read such wording as prompt injection, so guidance goes in the server's instructions.
  */
 import type * as v from 'valibot';
-import { ListResourcesInput, NoInput, ProductFacts, ResourceList, StartOptionList, type Product } from '../schemas.ts';
+import { listed, neverReturnedPhrase } from '../product-rules.ts';
+import { legacyFlagOf, ListResourcesInput, NoInput, ProductFacts, ResourceList, servedSchemas, type Product } from '../schemas.ts';
 import type { Library } from './documents.ts';
-import { FetchInput, FetchOutput, SearchInput, SearchOutput } from './schemas.ts';
+import { fetchOutputSchema, FetchInput, SearchInput, SearchOutput } from './schemas.ts';
 
 export interface ToolContext {
   facts: Product;
@@ -19,7 +20,8 @@ export interface Tool {
   title: string;
   description: (facts: Product) => string;
   input: v.GenericSchema;
-  output: v.GenericSchema;
+  /** The output schema for these facts (a start option's fields are as these facts give them). */
+  output: (facts: Product) => v.GenericSchema;
   /** The structured result; a thrown Error becomes a result with `isError: true` carrying its message. */
   answer: (context: ToolContext, args: Record<string, unknown>) => Record<string, unknown>;
 }
@@ -28,12 +30,17 @@ export const TOOLS: Tool[] = [
   {
     name: 'get_product_overview',
     title: 'Product overview',
-    description: (facts) =>
-      `Returns the reviewed facts about ${facts.product.name}: what it is, who it is for, what it can do, ` +
-      'what the public API does not do, and the date the facts were reviewed. Useful for questions about ' +
-      'what the product is and whether it fits a need. Takes no arguments.',
+    description: (facts) => {
+      const kept = neverReturnedPhrase(facts);
+      return (
+        `Returns the reviewed facts about ${facts.product.name}: what it is, who it is for, what it can do, ` +
+        `what the public API does not do${kept ? ` (none of its answers holds ${kept})` : ''}, ` +
+        "which actions need a person's approval and why, and the date the facts were reviewed. Useful for questions about " +
+        'what the product is and whether it fits a need. Takes no arguments.'
+      );
+    },
     input: NoInput,
-    output: ProductFacts,
+    output: () => ProductFacts,
     answer: ({ facts }) => facts.product,
   },
   {
@@ -44,17 +51,22 @@ export const TOOLS: Tool[] = [
       'OpenAPI document, the MCP endpoint), each with a URL and what it is for; the optional `kind` narrows ' +
       'the list to one kind. Useful for linking to the right official page.',
     input: ListResourcesInput,
-    output: ResourceList,
+    output: () => ResourceList,
     answer: ({ facts }, { kind }) => ({ resources: kind ? facts.resources.filter((resource) => resource.kind === kind) : facts.resources }),
   },
   {
     name: 'list_start_options',
     title: 'Safe start options',
-    description: () =>
-      'Returns the ways to start with the product, each with a URL, whether it creates a gallery and whether ' +
-      "it needs a person's approval first (`requiresHumanApproval`). Useful for answering how to get started.",
+    description: ({ product }) => {
+      const actions = product.actionsNeedingApproval?.map((action) => action.action);
+      return (
+        'Returns the ways to start with the product, each with a URL, the ids of the actions needing approval that it performs ' +
+        "(`performs`) and whether it needs a person's approval first (`requiresHumanApproval`" +
+        `${actions ? `, true for ${listed(actions, 'and')}` : ''}). Useful for answering how to get started.`
+      );
+    },
     input: NoInput,
-    output: StartOptionList,
+    output: (facts) => servedSchemas(facts).StartOptionList,
     answer: ({ facts }) => ({ startOptions: facts.startOptions }),
   },
   {
@@ -66,7 +78,7 @@ export const TOOLS: Tool[] = [
       'found in the title rank before words found only in the text. An empty list means nothing matched. Each id ' +
       'can be passed to fetch.',
     input: SearchInput,
-    output: SearchOutput,
+    output: () => SearchOutput,
     answer: ({ library }, { query }) => library.search(query as string),
   },
   {
@@ -76,7 +88,7 @@ export const TOOLS: Tool[] = [
       'Returns one document found by search, by its id, as `{"id", "title", "text", "url", "metadata"}`: the text ' +
       'is Markdown and the url the canonical page to cite. An unknown id gives an error result naming it.',
     input: FetchInput,
-    output: FetchOutput,
+    output: (facts) => fetchOutputSchema(legacyFlagOf(facts) !== 'absent'),
     answer: ({ library }, { id }) => {
       const document = library.find(id as string);
       if (!document) throw new Error(`No document has the id ${JSON.stringify(id)}. Ids come from search results, e.g. "overview".`);

@@ -4,21 +4,45 @@
  * usually holds a whole /56 and could otherwise rotate addresses to multiply the quota.
  */
 import { formatAddress, masked, parseAddress } from '../ipaddr.ts';
+import { StartupError } from '../startup-error.ts';
 
 /** At 0 X-Forwarded-For is ignored: the connection's address is the client. */
 export const TRUST_PROXY_HOPS_DEFAULT = 0;
 
 /**
- * The client's address: the connection's, or behind `trustedHops` proxies the X-Forwarded-For entry
- * the nearest trusted proxy vouches for. Undefined without either (embedded use).
+ * Where the client's address is read: a number of trusted proxies appending to X-Forwarded-For (0:
+ * the connection's address), or the one header a platform in front sets to the client's address
+ * alone (CLIENT_IP_HEADER: Fly-Client-IP, CF-Connecting-IP, X-Real-IP).
  */
-export function clientAddress(request: Request, address: string | undefined, trustedHops: number): string | undefined {
-  if (trustedHops > 0) {
+export type ClientTrust = number | { header: string };
+
+/** The handler's options as a ClientTrust; both set is refused, as one of them would be ignored. */
+export function clientTrust({ trustProxyHops, clientIpHeader }: { trustProxyHops?: number; clientIpHeader?: string }): ClientTrust {
+  if (clientIpHeader && trustProxyHops) {
+    throw new StartupError(
+      'Invalid handler options:\n  clientIpHeader and trustProxyHops are both set: the client address comes from one header ' +
+        'the platform sets or from X-Forwarded-For behind trusted proxies, not both; remove one.',
+    );
+  }
+  return clientIpHeader ? { header: clientIpHeader } : (trustProxyHops ?? TRUST_PROXY_HOPS_DEFAULT);
+}
+
+/**
+ * The client's address: the connection's, the platform's header, or behind `trust` proxies the
+ * X-Forwarded-For entry the nearest trusted proxy vouches for. Undefined without either (embedded use).
+ */
+export function clientAddress(request: Request, address: string | undefined, trust: ClientTrust): string | undefined {
+  if (typeof trust === 'object') {
+    // The platform replaces what a client sent; a value that is not one address did not come from it.
+    const given = request.headers.get(trust.header)?.trim();
+    return given && parseAddress(given) ? given : address;
+  }
+  if (trust > 0) {
     const forwarded = request.headers.get('x-forwarded-for');
     if (forwarded) {
       // Each trusted proxy appends the address it saw; entries left of those it vouches for may be forged.
       const hops = forwarded.split(',').map((hop) => hop.trim()).filter(Boolean);
-      const client = hops[Math.max(0, hops.length - trustedHops)];
+      const client = hops[Math.max(0, hops.length - trust)];
       if (client) return client;
     }
   }
@@ -26,8 +50,8 @@ export function clientAddress(request: Request, address: string | undefined, tru
 }
 
 /** The client a request counts against. Without an address (embedded use) all such requests share one key. */
-export function clientKey(request: Request, address: string | undefined, trustedHops: number, ipv6PrefixBits = 56): string {
-  const client = clientAddress(request, address, trustedHops);
+export function clientKey(request: Request, address: string | undefined, trust: ClientTrust, ipv6PrefixBits = 56): string {
+  const client = clientAddress(request, address, trust);
   return client ? addressKey(client, ipv6PrefixBits) : 'unknown';
 }
 

@@ -9,12 +9,12 @@ import type { HeaderRecord } from '../headers.ts';
 import type { Logger } from '../log.ts';
 import { importOptional } from '../optional.ts';
 import type { ProblemMembers } from '../problems.ts';
-import { addressKey, clientAddress } from './client.ts';
+import { addressKey, clientAddress, type ClientTrust } from './client.ts';
 import { policyFields, stateFields } from './fields.ts';
 import { Limiter, type Quota, type RateLimitState } from './limiter.ts';
 import { MemoryStore } from './memory.ts';
 import { checkPolicies, policyMatcher, type PolicyInput } from './policies.ts';
-import { redisTargetOf, type RedisChoice, type RedisMode } from './redis-target.ts';
+import { redisTargetOf, type RedisChoice, type RedisMode, type RedisTarget } from './redis-target.ts';
 import type { CounterStore } from './store.ts';
 
 export interface RateLimitOptions extends RedisChoice {
@@ -30,7 +30,7 @@ export interface RateLimitOptions extends RedisChoice {
    * counted under the first such policy alone, and its answers name that policy.
    */
   policies?: PolicyInput[];
-  /** A counter store of the app's own, used instead of memory or Redis. Without it or a Redis choice, counters live in memory. */
+  /** A counter store of the app's own, used instead of memory or a shared store. Without it or a shared store, counters live in memory. */
   store?: CounterStore;
 }
 
@@ -58,6 +58,15 @@ export interface RateLimit {
   close(): Promise<void>;
 }
 
+/** The shared store the options name, if any; each client is loaded only by a service that uses it. */
+async function sharedStore(options: RateLimitOptions, target: RedisTarget | undefined): Promise<CounterStore | undefined> {
+  // The Redis client is loaded only by a service that uses it, and installed only by one that does.
+  if (target) return (await loadRedis(target.mode)).createRedisStore(target);
+  if (options.dynamoDbTable) return (await import('./dynamodb.ts')).createDynamoDbStore(options.dynamoDbTable);
+  if (options.denoKv) return (await import('./deno-kv.ts')).createDenoKvStore(options.denoKv);
+  return undefined;
+}
+
 /** Failing closed, the store may be back at once: a retry in a few seconds, not at the window's end. */
 const FAIL_CLOSED_RETRY_SECONDS = 2;
 
@@ -69,12 +78,16 @@ interface Applied extends Quota {
   shared: boolean;
 }
 
-export async function createRateLimit(given: Partial<RateLimitOptions> | undefined, trustProxyHops: number, logger: Logger): Promise<RateLimit> {
+export async function createRateLimit(
+  given: Partial<RateLimitOptions> | undefined,
+  trust: ClientTrust,
+  logger: Logger,
+): Promise<RateLimit> {
   const options = withDefaults(RATE_LIMIT_DEFAULTS, given);
   const { quota, windowSeconds, fail, ipv6PrefixBits, store: own } = options;
+  // The one-store rule first: an app's own store and a shared one named together are refused.
   const target = redisTargetOf(options);
-  // The Redis client is loaded only by a service that uses it, and installed only by one that does.
-  const store: CounterStore = own ?? (target ? (await loadRedis(target.mode)).createRedisStore(target) : new MemoryStore());
+  const store: CounterStore = own ?? (await sharedStore(options, target)) ?? new MemoryStore();
   const limiter = new Limiter({ quota, windowSeconds, fail, store, logger });
 
   const applied = (name: string, quota: number, windowSeconds: number, shared = false): Applied => ({
@@ -94,7 +107,7 @@ export async function createRateLimit(given: Partial<RateLimitOptions> | undefin
 
   /** The policy a request counts under, and its client's key within it. */
   function placed(request: Request, address: string | undefined): { policy: Applied; key: string } {
-    const client = clientAddress(request, address, trustProxyHops);
+    const client = clientAddress(request, address, trust);
     const matched = client === undefined ? undefined : policyFor(client);
     const policy = matched ? perNetwork.get(matched)! : byDefault;
     if (policy.shared) return { policy, key: 'network' };

@@ -20,6 +20,10 @@ export interface RedisChoice {
   redisClusterUrls?: string[];
   /** Redis with Sentinel: sentinel URLs and the name of the master group they monitor. */
   redisSentinel?: { urls: string[]; masterName: string };
+  /** A DynamoDB table (partition key `pk`, a string; TTL attribute `expires`), on AWS Lambda for one. */
+  dynamoDbTable?: string;
+  /** Deno KV, on Deno only: `on` for the platform's database (Deno Deploy), or the path of a KV file. */
+  denoKv?: string;
 }
 
 /** The choice as given: Sentinel's pair may be half set (refused), and an app may bring its own store. */
@@ -34,6 +38,8 @@ export interface StoreNames {
   redisClusterUrls: string;
   sentinelUrls: string;
   sentinelMaster: string;
+  dynamoDbTable: string;
+  denoKv: string;
   /** A store of the app's own, where the way in takes one. */
   store?: string;
 }
@@ -43,6 +49,8 @@ const OPTION_NAMES: StoreNames = {
   redisClusterUrls: 'rateLimit.redisClusterUrls',
   sentinelUrls: 'rateLimit.redisSentinel.urls',
   sentinelMaster: 'rateLimit.redisSentinel.masterName',
+  dynamoDbTable: 'rateLimit.dynamoDbTable',
+  denoKv: 'rateLimit.denoKv',
   store: 'rateLimit.store',
 };
 
@@ -52,19 +60,22 @@ const OPTION_NAMES: StoreNames = {
  * StartupError naming them as `names` call them.
  */
 export function redisTargetOf(choice: StoreChoice, names: StoreNames = OPTION_NAMES): RedisTarget | undefined {
-  const { redisUrl, redisClusterUrls, redisSentinel, store } = choice;
+  const { redisUrl, redisClusterUrls, redisSentinel, dynamoDbTable, denoKv, store } = choice;
   const sentinel = redisSentinel && (redisSentinel.urls?.length || redisSentinel.masterName) ? redisSentinel : undefined;
   const set = [
     redisUrl && names.redisUrl,
     redisClusterUrls?.length && names.redisClusterUrls,
     sentinel && names.sentinelUrls,
+    dynamoDbTable && names.dynamoDbTable,
+    denoKv && names.denoKv,
     store !== undefined && names.store,
   ].filter((name): name is string => typeof name === 'string');
   if (set.length > 1) {
     const own = names.store ? `, ${names.store} for a store of your own` : '';
     throw new StartupError(
       `Invalid configuration:\n  ${set.join(' and ')} are both set: choose one shared store (${names.redisUrl} for one server, ` +
-        `${names.redisClusterUrls} for a Redis Cluster, ${names.sentinelUrls} with ${names.sentinelMaster} for Sentinel${own}).`,
+        `${names.redisClusterUrls} for a Redis Cluster, ${names.sentinelUrls} with ${names.sentinelMaster} for Sentinel, ` +
+        `${names.dynamoDbTable} for a DynamoDB table, ${names.denoKv} for Deno KV${own}).`,
     );
   }
   if (sentinel && (!sentinel.urls?.length || !sentinel.masterName)) {

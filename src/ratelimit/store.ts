@@ -2,7 +2,7 @@
 import type { RedisMode } from './redis-target.ts';
 
 export interface CounterStore {
-  readonly kind: 'memory' | 'redis' | 'durable-object';
+  readonly kind: 'memory' | 'redis' | 'durable-object' | 'dynamodb' | 'deno-kv';
   /** How the Redis store reaches Redis (health reports it); only on the Redis store. */
   readonly redisMode?: RedisMode;
   /**

@@ -1,8 +1,9 @@
 /**
  * @module The discovery documents, each checked when the deployment documents it and its GET
  * answered: the API catalog (RFC 9727), llms.txt, the MCP server card and its well-known alias, the
- * root, robots.txt, llms-full.txt and the docs page. Their bodies were validated by the GET checks;
- * these check what the contract says they point at.
+ * root, robots.txt, llms-full.txt, the docs page, the sitemap, the Agent Skill with its index, and
+ * security.txt. Their bodies were validated by the GET checks; these check what the contract says
+ * they point at.
  */
 import {
   API_CATALOG_PATH,
@@ -13,7 +14,11 @@ import {
   ROBOTS_PATH,
   ROOT_PATH,
   SERVER_CARD_PATH,
+  SECURITY_TXT_PATH,
   SERVER_CARD_WELL_KNOWN_PATH,
+  SITEMAP_PATH,
+  SKILL_INDEX_PATH,
+  SKILL_PATH,
 } from '../route.ts';
 import { linkTargets } from './fields.ts';
 import { checkAll, type Check } from './report.ts';
@@ -38,7 +43,15 @@ function strings(value: unknown): string[] {
 const lacking = (have: string[], want: string[]) => want.filter((item) => !have.includes(item)).map((item) => `no ${item}`);
 const HINT = 'another release, or a proxy that rewrites the document, answers here: compare with the contract and the served OpenAPI document';
 
-type Builder = (answer: Answer, base: string, gets: Map<string, Answer>) => Check;
+type Builder = (answer: Answer, base: string, gets: Map<string, Answer>) => Check | Promise<Check>;
+
+/** The AI agents the contract names, each with a robots.txt group of its own. */
+const AI_AGENTS = ['GPTBot', 'OAI-SearchBot', 'ChatGPT-User', 'ClaudeBot', 'Claude-User', 'Claude-SearchBot', 'PerplexityBot', 'Perplexity-User', 'Google-Extended', 'CCBot', 'Applebot-Extended', 'meta-externalagent'];
+
+const sha256 = async (text: string) =>
+  `sha256:${[...new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)))].map((byte) => byte.toString(16).padStart(2, '0')).join('')}`;
+
+const pathOfUrl = (url: string, base: string) => (url.startsWith(`${base}/`) ? url.slice(base.length) : undefined);
 
 const DOCUMENTS: Record<string, Builder> = {
   [API_CATALOG_PATH]: (answer, base, gets) => {
@@ -83,14 +96,24 @@ const DOCUMENTS: Record<string, Builder> = {
     const links = answer.headers.get('link');
     const problems = [
       ...lacking(strings(json(answer)), [`${base}/api/v1`, `${base}/openapi.json`, `${base}/mcp`]).map((p) => `body: ${p}`),
-      ...['api-catalog', 'service-desc', 'describedby'].filter((rel) => linkTargets(links, rel).length === 0).map((rel) => `no rel="${rel}" Link`),
+      ...['api-catalog', 'service-desc', 'describedby', 'alternate'].filter((rel) => linkTargets(links, rel).length === 0).map((rel) => `no rel="${rel}" Link`),
+      ...(linkTargets(links, 'describedby').includes(`${base}/api/v1/product`) ? [] : ['no rel="describedby" Link to the JSON-LD']),
     ];
-    return checkAll('discovery.root', 'JSON linking /api/v1, /openapi.json and /mcp, with api-catalog, service-desc and describedby Links', problems, 'complete', HINT);
+    return checkAll('discovery.root', 'JSON linking /api/v1, /openapi.json and /mcp, with api-catalog, service-desc, describedby and alternate Links', problems, 'complete', HINT);
   },
-  [ROBOTS_PATH]: (answer) => {
-    const lines: [string, RegExp][] = [['User-agent: *', /^User-agent: \*$/im], ['Allow: /', /^Allow: \/$/im], ['Content-Signal', /^Content-Signal: \S/im]];
-    const problems = lines.filter(([, line]) => !line.test(answer.body)).map(([name]) => `no line ${name}`);
-    return checkAll('discovery.robots', 'User-agent: *, Allow: / and a Content-Signal line', problems, 'complete', HINT);
+  [ROBOTS_PATH]: (answer, base) => {
+    const lines: [string, RegExp][] = [
+      ['User-agent: *', /^User-agent: \*$/im],
+      ['Allow: /', /^Allow: \/$/im],
+      ['Content-Signal', /^Content-Signal: \S/im],
+      [`Sitemap: ${base}/sitemap.xml`, new RegExp(`^Sitemap: ${base.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/sitemap\\.xml$`, 'im')],
+    ];
+    const named = new Set([...answer.body.matchAll(/^User-agent: *(\S+)/gim)].map((match) => match[1]!.toLowerCase()));
+    const problems = [
+      ...lines.filter(([, line]) => !line.test(answer.body)).map(([name]) => `no line ${name}`),
+      ...AI_AGENTS.filter((agent) => !named.has(agent.toLowerCase())).map((agent) => `no group for ${agent}`),
+    ];
+    return checkAll('discovery.robots', 'User-agent: *, Allow: /, a Content-Signal line, a group per known AI agent and the Sitemap', problems, 'complete', HINT);
   },
   [LLMS_FULL_PATH]: (answer) => checkAll('discovery.llms-full', 'a Markdown page with a "# " title', /^# \S/.test(answer.body) ? [] : ['no "# " title'], 'complete', HINT),
   [DOCS_PATH]: (answer) => {
@@ -101,11 +124,49 @@ const DOCUMENTS: Record<string, Builder> = {
     ];
     return checkAll('discovery.docs', "an HTML page with Content-Security-Policy default-src 'none' and Referrer-Policy: no-referrer", problems, 'complete', 'the proxy in front drops the page\'s security fields: pass them through');
   },
+  [SITEMAP_PATH]: (answer, base, gets) => {
+    const reviewedOn = json(gets.get('/api/v1/product') ?? answer)?.product?.reviewedOn;
+    const locs = [...answer.body.matchAll(/<loc>([^<]*)<\/loc>/g)].map((match) => match[1]!);
+    const lastmods = [...answer.body.matchAll(/<lastmod>([^<]*)<\/lastmod>/g)].map((match) => match[1]!);
+    const problems = [
+      ...(answer.body.includes('xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"') ? [] : ['no sitemaps.org 0.9 urlset']),
+      ...lacking(locs, [`${base}/`, `${base}/api/v1/product`]),
+      ...locs.filter((loc) => !loc.startsWith(`${base}/`)).map((loc) => `${loc} outside ${base}`),
+      ...(reviewedOn && (lastmods.length !== locs.length || lastmods.some((date) => date !== reviewedOn)) ? [`lastmod other than the review date ${reviewedOn}`] : []),
+    ];
+    return checkAll('discovery.sitemap', "a sitemaps.org urlset of the service's documents, each lastmod the facts' review date", problems, 'complete', HINT);
+  },
+  [SKILL_PATH]: async (answer, base, gets) => {
+    const front = /^---\n([\s\S]*?)\n---\n/.exec(answer.body)?.[1] ?? '';
+    const entry = json(gets.get(SKILL_INDEX_PATH) ?? answer)?.skills?.[0];
+    const listedPath = typeof entry?.url === 'string' ? pathOfUrl(entry.url, base) : undefined;
+    const listed = listedPath ? gets.get(listedPath) : undefined;
+    const problems = [
+      ...(/^name: *\S/m.test(front) && /^description: *\S/m.test(front) ? [] : ['no front matter with name and description']),
+      ...(entry ? [] : ['no skill in /.well-known/agent-skills/index.json']),
+      ...(entry && !listed ? [`the index lists ${entry.url}, not a path of ${base} answered here`] : []),
+      ...(listed && listed.body !== answer.body ? [`${listedPath} differs from /skill.md`] : []),
+      ...(entry && entry.digest !== (await sha256(answer.body)) ? ['the index digest is not the SHA-256 of the served SKILL.md'] : []),
+    ];
+    return checkAll('discovery.skill', 'a SKILL.md with name and description, the same bytes where the index lists it, with their digest', problems, 'complete', HINT);
+  },
+  [SECURITY_TXT_PATH]: (answer, base) => {
+    const field = (name: string) => new RegExp(`^${name}: *(\\S.*)$`, 'im').exec(answer.body)?.[1];
+    const expires = Date.parse(field('Expires') ?? '');
+    const problems = [
+      ...(/^(mailto|https):/.test(field('Contact') ?? '') ? [] : ['no mailto: or https: Contact']),
+      ...(expires > Date.now() ? [] : [`Expires ${field('Expires') ?? 'missing'} is not in the future`]),
+      ...(field('Canonical') === `${base}/.well-known/security.txt` ? [] : [`Canonical ${field('Canonical') ?? 'missing'}`]),
+    ];
+    return checkAll('discovery.security-txt', 'RFC 9116: a Contact, an Expires in the future and the Canonical URL', problems, 'complete', HINT);
+  },
 };
 
 /** The checks of the discovery documents the deployment documents and answered with 200. */
-export function discoveryChecks(gets: Map<string, Answer>, base: string): Check[] {
-  return Object.entries(DOCUMENTS)
-    .filter(([path]) => gets.get(path)?.status === 200)
-    .map(([path, build]) => build(gets.get(path)!, base, gets));
+export function discoveryChecks(gets: Map<string, Answer>, base: string): Promise<Check[]> {
+  return Promise.all(
+    Object.entries(DOCUMENTS)
+      .filter(([path]) => gets.get(path)?.status === 200)
+      .map(([path, build]) => build(gets.get(path)!, base, gets)),
+  );
 }

@@ -95,7 +95,7 @@ export async function verify(url: string, options: VerifyOptions = {}): Promise<
     checks.push(
       ...headerChecks(answers, servedBase),
       deprecationCheck(answers, jsonOf(gets.get(API_PATH))?.deprecation, document),
-      ...discoveryChecks(gets, servedBase),
+      ...(await discoveryChecks(gets, servedBase)),
       baseCheck(base, document, answers),
       versionCheck([
         { where: 'the OpenAPI document', version: document.info?.version },

@@ -7,7 +7,10 @@ import { parseList, type Item } from 'structured-headers';
 import { RATE_LIMIT_HEADERS } from '../headers.ts';
 import type { Answer } from './session.ts';
 
-/** Date has whole seconds, and the service rounds the reset: two seconds of slack either way. */
+/**
+ * Date has whole seconds, and the service rounds the reset: two seconds of slack either way, plus the
+ * time the answer took, as the fields are fixed when the request is counted and Date when it is sent.
+ */
 const SLACK_SECONDS = 2;
 
 /** The fields this answer lacks. */
@@ -57,7 +60,8 @@ export function incoherence(answer: Answer): string | undefined {
     if (remaining > quota) return `RateLimit r=${remaining} is more than the quota q=${quota}`;
     if (reset > window) return `RateLimit t=${reset} is longer than the window w=${window}`;
     const epoch = Number(field('X-RateLimit-Reset'));
-    const near = madeAt(answer).some((made) => Math.abs(epoch - (made + reset)) <= SLACK_SECONDS);
+    const slack = SLACK_SECONDS + Math.max(0, answer.receivedAt - answer.sentAt) / 1000;
+    const near = madeAt(answer).some((made) => Math.abs(epoch - (made + reset)) <= slack);
     if (!/^\d+$/.test(field('X-RateLimit-Reset')) || !near) {
       return `X-RateLimit-Reset ${field('X-RateLimit-Reset')} is not the answer's time plus RateLimit t=${reset} (${Math.round(madeAt(answer)[0]! + reset)})`;
     }

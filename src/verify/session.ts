@@ -33,7 +33,8 @@ export interface Answer {
   headers: Headers;
   /** The decoded body; empty when none was read (HEAD, 304, MCP answers). */
   body: string;
-  /** When it arrived, in ms since the epoch (this machine's clock). */
+  /** When its request was sent and when it arrived, in ms since the epoch (this machine's clock). */
+  sentAt: number;
   receivedAt: number;
   /** An answer of the MCP clients' exchanges. */
   mcp: boolean;
@@ -85,6 +86,9 @@ export class Session {
     return response;
   };
 
+  /** When each response's request was sent. */
+  private readonly sentAt = new WeakMap<Response, number>();
+
   private async send(url: string | URL, init: RequestInit): Promise<Response> {
     const method = (init.method ?? 'GET').toUpperCase();
     if (!['GET', 'HEAD', 'OPTIONS', 'POST'].includes(method)) throw new Error(`verify sends no ${method}: only reads`);
@@ -94,11 +98,15 @@ export class Session {
     const headers = new Headers(init.headers);
     headers.set('user-agent', USER_AGENT);
     const timeout = AbortSignal.timeout(TIMEOUT_MS);
-    return this.fetchImpl(url, { ...init, headers, redirect: 'manual', signal: init.signal ? AbortSignal.any([init.signal, timeout]) : timeout });
+    const sentAt = Date.now();
+    const response = await this.fetchImpl(url, { ...init, headers, redirect: 'manual', signal: init.signal ? AbortSignal.any([init.signal, timeout]) : timeout });
+    this.sentAt.set(response, sentAt);
+    return response;
   }
 
   private record(method: string, path: string, response: Response, body: string, mcp: boolean): Answer {
-    const answer = { method, path, status: response.status, headers: response.headers, body, receivedAt: Date.now(), mcp };
+    const receivedAt = Date.now();
+    const answer = { method, path, status: response.status, headers: response.headers, body, sentAt: this.sentAt.get(response) ?? receivedAt, receivedAt, mcp };
     if (response.status === 429) throw (this.stopped = new Stop('quota', answer));
     this.answers.push(answer);
     return answer;

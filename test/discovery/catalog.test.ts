@@ -55,9 +55,12 @@ describe('GET /.well-known/api-catalog', () => {
     });
   });
 
-  it('has one context, the API, with service-desc, service-doc, status and service-meta', () => {
+  it('has one context, the API, with service-desc, service-doc, status, service-meta and describedby', () => {
     expect(new Set(links.map((link) => link.anchor))).toEqual(new Set([`${BASE}/api/v1`]));
-    expect(new Set(links.map((link) => link.rel))).toEqual(new Set(['service-desc', 'service-doc', 'status', 'service-meta']));
+    expect(new Set(links.map((link) => link.rel))).toEqual(new Set(['service-desc', 'service-doc', 'status', 'service-meta', 'describedby']));
+    expect(links.filter((link) => link.rel === 'describedby').map(({ href, type }) => ({ href, type }))).toEqual([
+      { href: `${BASE}/api/v1/product`, type: 'application/ld+json' },
+    ]);
   });
 
   it('points service-doc at the docs page, then exactly the facts’ docs resources, as HTML', () => {
@@ -69,10 +72,10 @@ describe('GET /.well-known/api-catalog', () => {
 
   it('resolves every link on the service with 200 and the type the catalog names', async () => {
     const own = links.filter((link) => link.href.startsWith(`${BASE}/`));
-    expect(own.map((link) => link.rel).sort()).toEqual(['service-desc', 'service-doc', 'service-meta', 'status']);
+    expect(own.map((link) => link.rel).sort()).toEqual(['describedby', 'service-desc', 'service-doc', 'service-meta', 'status']);
     for (const link of own) {
       expect(link.href.startsWith(`${BASE}/`), link.href).toBe(true);
-      const answer = await handle(new Request(link.href));
+      const answer = await handle(new Request(link.href, { headers: { accept: link.type ?? '*/*' } }));
       expect(answer.status, link.href).toBe(200);
       expect(parseContentType(answer.headers.get('content-type')).type, link.href).toBe(link.type);
     }
@@ -96,7 +99,7 @@ describe('GET /.well-known/api-catalog', () => {
     facts.resources = facts.resources.filter((resource) => resource.kind !== 'docs');
     const other = await makeHandler({ facts, docsPage: false });
     const document = await (await other(get('/.well-known/api-catalog'))).json();
-    expect(expectLinkset(document).map((link) => link.rel).sort()).toEqual(['service-desc', 'service-meta', 'status']);
+    expect(expectLinkset(document).map((link) => link.rel).sort()).toEqual(['describedby', 'service-desc', 'service-meta', 'status']);
   });
 });
 

@@ -1,11 +1,14 @@
 /**
  * robots.txt read by an npm robots.txt parser (robots-parser, RFC 9309 matching): every crawler,
  * GPTBot and ClaudeBot among them, may fetch the API, /mcp, /docs and llms.txt; the comments name
- * every discovery document; the Content-Signal line carries CONTENT_SIGNAL.
+ * every discovery document; the Content-Signal line carries CONTENT_SIGNAL, in the `*` group and in
+ * a group of each known AI agent (from agents.ts, the one list); Content-Usage carries the same
+ * preferences in the IETF vocabulary; the sitemap is found.
  */
 import robotsParser from 'robots-parser';
 import { describe, expect, it } from 'vitest';
-import { buildRobotsTxt } from '../../src/discovery/robots.ts';
+import { AI_AGENTS } from '../../src/agents.ts';
+import { buildRobotsTxt, contentUsage } from '../../src/discovery/robots.ts';
 import { BASE } from '../support/handler.ts';
 
 const DEFAULT_SIGNAL = 'search=yes, ai-input=yes';
@@ -27,14 +30,42 @@ describe('buildRobotsTxt', () => {
     }
   });
 
-  it('carries the content signal in the group for every crawler', () => {
-    const lines = text.split('\n');
-    const group = lines.indexOf('User-agent: *');
-    expect(group).toBeGreaterThanOrEqual(0);
-    expect(lines.slice(group)).toContain(`Content-Signal: ${DEFAULT_SIGNAL}`);
-    expect(lines.filter((line) => line.startsWith('Content-Signal:'))).toHaveLength(1);
+  /** The groups of the file (RFC 9309 section 2.1): each user agent with the lines that follow it up to the next. */
+  const groups = (robotsTxt: string) =>
+    robotsTxt
+      .split(/\n(?=User-agent:)/)
+      .filter((chunk) => chunk.startsWith('User-agent:'))
+      .map((chunk) => chunk.split('\n').filter((line) => line && !line.startsWith('#')));
+
+  it('carries the content signal and usage in the group for every crawler and in one group per known AI agent', () => {
+    const found = groups(text);
+    expect(found.map((group) => group[0])).toEqual(['User-agent: *', ...AI_AGENTS.map((agent) => `User-agent: ${agent}`)]);
+    for (const group of found) {
+      expect(group.slice(1, 4)).toEqual([`Content-Signal: ${DEFAULT_SIGNAL}`, 'Content-Usage: search=y', 'Allow: /']);
+    }
     const custom = buildRobotsTxt(BASE, { contentSignal: 'search=yes, ai-input=no, ai-train=no', docsPage: true });
-    expect(custom).toContain('\nContent-Signal: search=yes, ai-input=no, ai-train=no\n');
+    expect(custom).toContain('\nContent-Signal: search=yes, ai-input=no, ai-train=no\nContent-Usage: search=y, train-ai=n\n');
+  });
+
+  it.each(['GPTBot', 'OAI-SearchBot', 'ChatGPT-User', 'ClaudeBot', 'Claude-User', 'Claude-SearchBot', 'PerplexityBot', 'Perplexity-User',
+    'Google-Extended', 'CCBot', 'Applebot-Extended', 'meta-externalagent'])('names %s, as the contract requires, and allows it everything', (agent) => {
+    expect(AI_AGENTS).toContain(agent);
+    expect(text.split('\n')).toContain(`User-agent: ${agent}`);
+    expect(robots.isAllowed(`${BASE}/api/v1/product`, agent)).toBe(true);
+    expect(robots.isAllowed(`${BASE}/skill.md`, agent)).toBe(true);
+  });
+
+  it.each([
+    ['search=yes, ai-input=yes', 'search=y'],
+    ['search=yes, ai-input=yes, ai-train=no', 'search=y, train-ai=n'],
+    ['ai-train=yes, search=no', 'search=n, train-ai=y'],
+    ['ai-input=yes', ''],
+  ])('maps the content signal %j to the AI-preferences %j', (signal, usage) => {
+    expect(contentUsage(signal)).toBe(usage);
+  });
+
+  it('leaves the Content-Usage line out when the signal names neither search nor ai-train', () => {
+    expect(buildRobotsTxt(BASE, { contentSignal: 'ai-input=yes', docsPage: true })).not.toMatch(/^Content-Usage:/m);
   });
 
   it('does not name the docs page when it is off, and still allows everything', () => {
@@ -43,8 +74,8 @@ describe('buildRobotsTxt', () => {
     expect(robotsParser(`${BASE}/robots.txt`, off).isAllowed(`${BASE}/api/v1/product`, 'GPTBot')).toBe(true);
   });
 
-  it('has no Disallow and no Sitemap', () => {
+  it('has no Disallow, and names the sitemap', () => {
     expect(text).not.toMatch(/^Disallow:/im);
-    expect(robots.getSitemaps()).toEqual([]);
+    expect(robots.getSitemaps()).toEqual([`${BASE}/sitemap.xml`]);
   });
 });

@@ -42,7 +42,7 @@ describe('mcpMarkdown', () => {
       expect(markdown).toContain(`##### \`${tool.name}\`: ${tool.title}`);
       expect(markdown).toContain(tool.description(facts).replace(/\s+/g, ' '));
       expect(blocks[2 * index]).toEqual(toJsonSchema(tool.input, { target: 'draft-2020-12' }));
-      expect(blocks[2 * index + 1]).toEqual(toJsonSchema(tool.output, { target: 'draft-2020-12' }));
+      expect(blocks[2 * index + 1]).toEqual(toJsonSchema(tool.output(facts), { target: 'draft-2020-12' }));
     });
   });
 

@@ -1,64 +1,115 @@
 /**
- * `product-discovery check FILE`, run as a process: every refused field on stderr and exit 1, or
- * exit 0 when start-up would serve the file.
+ * The `product-discovery` command as a user runs it, through the committed bin over the build in
+ * dist/: it keeps its execute bit and works through npx after a rebuild; without a build it says
+ * what to run; `verify` of an address where nothing listens, or of a host that does not resolve,
+ * says why in one line and exits 1; `check` loads the facts modules and nothing of the service.
  */
-import { execFile as execFileCallback } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFile as execFileCallback, spawnSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../support/entries.ts';
+import pkg from '../../package.json' with { type: 'json' };
 
 const execFile = promisify(execFileCallback);
-const dir = mkdtempSync(join(tmpdir(), 'cli-check-'));
+const BIN = join(ROOT, 'bin/product-discovery.js');
+const dir = mkdtempSync(join(tmpdir(), 'e2e-cli-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const sample = () => JSON.parse(readFileSync(join(ROOT, 'src/sample-facts.json'), 'utf8'));
+const build = (...flags: string[]) => execFile(process.execPath, ['scripts/build.mjs', ...flags], { cwd: ROOT });
 
-async function check(name: string, text: string) {
-  const path = join(dir, name);
-  writeFileSync(path, text);
-  const result = await execFile(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'check', path], { cwd: ROOT }).then(
+/** Runs the bin (or another command) in the repository; its exit code and output, never a throw. */
+async function run(command: string, args: string[], env: Record<string, string> = {}) {
+  return execFile(command, args, { cwd: ROOT, env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env } }).then(
     ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
     (error) => ({ code: error.code as number, stdout: error.stdout as string, stderr: error.stderr as string }),
   );
-  return { path, ...result };
 }
 
-describe('product-discovery check', () => {
-  it('exits 0 for a file start-up would serve, $schema and byte order mark included', async () => {
-    const text = `\uFEFF${JSON.stringify({ $schema: './node_modules/product-discovery-api/dist/schemas/facts.json', ...sample() }, null, 2)}`;
-    const { code, stdout, stderr } = await check('good.json', text);
-    expect(stderr).toBe('');
-    expect(code).toBe(0);
-    expect(stdout).toMatch(/would be served: Lumen Galleries, 9 resources, 4 start options/);
+beforeAll(() => build('--if-stale'), 120_000);
+
+describe('the committed bin', () => {
+  it('is committed with its execute bit, and package.json points to it', () => {
+    const staged = spawnSync('git', ['ls-files', '--stage', 'bin/product-discovery.js'], { cwd: ROOT, encoding: 'utf8' }).stdout;
+    expect(staged).toMatch(/^100755 /);
+    expect(statSync(BIN).mode & 0o111).toBe(0o111);
+    expect(pkg.bin).toEqual({ 'product-discovery': 'bin/product-discovery.js' });
+    expect(pkg.files).toContain('bin');
   });
 
-  it('prints every refused field and exits 1', async () => {
-    const facts = sample();
-    facts.product.reviewdOn = '2026-02-31';
-    delete facts.product.reviewedOn;
-    facts.resources[1].url = 'https://docs.example.com/?access_token=abc';
-    facts.startOptions[1].id = facts.startOptions[0].id;
-    const { path, code, stdout, stderr } = await check('bad.json', JSON.stringify(facts, null, 2));
-    expect(code).toBe(1);
-    expect(stdout).toBe('');
-    expect(stderr).toBe(
-      [
-        `Facts file ${path} was refused:`,
-        '  product.reviewdOn: unknown field "reviewdOn"; did you mean "reviewedOn"?',
-        '  product.reviewedOn: required field "reviewedOn" is missing; add it',
-        '  startOptions[1].id: id "read-the-docs" is already used by startOptions[0]; give each start option its own "id"',
-        '  resources[1].url: URL query parameter "access_token" may carry a credential; link to a public page without it',
-        '',
-      ].join('\n'),
+  it('runs through npx before and after a rebuild (no "Permission denied")', async () => {
+    for (const when of ['built', 'rebuilt']) {
+      if (when === 'rebuilt') await build();
+      const result = await run('npx', ['--no-install', 'product-discovery', '--version']);
+      expect(result, when).toEqual({ code: 0, stdout: `${pkg.version}\n`, stderr: '' });
+    }
+  }, 120_000);
+
+  it('says what to run when dist/ is not built, exit 1', async () => {
+    mkdirSync(join(dir, 'unbuilt/bin'), { recursive: true });
+    copyFileSync(BIN, join(dir, 'unbuilt/bin/product-discovery.js'));
+    writeFileSync(join(dir, 'unbuilt/package.json'), '{"type":"module"}');
+    const result = await run(process.execPath, [join(dir, 'unbuilt/bin/product-discovery.js'), '--version']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(
+      'product-discovery: dist/cli.js is missing (this checkout is not built): run `npm ci` or `npm run build` first.\n',
     );
   });
 
-  it('names the line and column of a syntax error and exits 1', async () => {
-    const { path, code, stderr } = await check('broken.json', '{\n  "product": {\n    "name": "Lumen",\n  }\n}\n');
-    expect(code).toBe(1);
-    expect(stderr).toBe(`Facts file ${path} is not valid JSON at line 4, column 3: expected a member name in double quotes (a comma before "}" is not allowed).\n`);
+  it.each(['serve', 'check', 'verify'])('`%s --help` prints its usage and exits 0', async (name) => {
+    const result = await run(BIN, [name, '--help']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(new RegExp(`^Usage: product-discovery ${name}\\b`));
+    expect(result.stderr).toBe('');
+  });
+});
+
+describe('verify of a deployment it cannot reach: one line on stderr, exit 1', () => {
+  /** A port where nothing listens: one the system just gave out and took back. */
+  async function closedPort(): Promise<number> {
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    await new Promise((resolve) => server.close(resolve));
+    return port;
+  }
+
+  it('connection refused', async () => {
+    const url = `http://127.0.0.1:${await closedPort()}`;
+    const result = await run(BIN, ['verify', url]);
+    expect(result).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `product-discovery verify: cannot reach ${url}: connection refused by 127.0.0.1 port ${new URL(url).port}: nothing listens there; check the port and that the service runs\n`,
+    });
+  });
+
+  it('no such host', async () => {
+    // RFC 6761: .invalid never resolves. Without a resolver at all the lookup fails as EAI_AGAIN.
+    const result = await run(BIN, ['verify', 'http://does-not-exist.invalid', '--json']);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(
+      /^product-discovery verify: cannot reach http:\/\/does-not-exist\.invalid: (no such host "does-not-exist\.invalid" \(DNS\)|the name .* could not be resolved now).*\n$/,
+    );
+  });
+});
+
+describe('check FILE', () => {
+  it('loads the facts modules and nothing of the service (no configuration, handler, server or verify)', async () => {
+    const trace = join(dir, 'imports.txt');
+    writeFileSync(trace, '');
+    const tracer = pathToFileURL(join(ROOT, 'test/support/trace-imports.mjs')).href;
+    const result = await run(process.execPath, ['--import', tracer, BIN, 'check', 'src/sample-facts.json'], { TRACE_IMPORTS: trace });
+    expect(result.code, result.stderr).toBe(0);
+    const loaded = [...new Set(readFileSync(trace, 'utf8').split('\n').filter(Boolean))];
+    const ours = loaded.filter((url) => url.includes('/dist/')).map((url) => url.slice(url.lastIndexOf('/dist/') + 6));
+    expect(ours).toContain('facts.js');
+    expect(ours.filter((path) => /^(start\.js|handler|config|entry\/|verify\/|mcp|ratelimit|routes|openapi)/.test(path))).toEqual([]);
+    expect(loaded.filter((url) => /\/node_modules\/(@hono|@modelcontextprotocol|@redis|ajv)\//.test(url))).toEqual([]);
   });
 });

@@ -34,7 +34,8 @@ interface Server {
 async function serve(command: string, port: number, log: (output: string) => void): Promise<Server> {
   const child = spawn('bash', ['-c', command.replace(/\bPORT=\d+/, `PORT=${port}`)], {
     cwd: ROOT,
-    env: { ...process.env, PATH, PORT: String(port), HOST: '127.0.0.1', NO_COLOR: '1' },
+    // `deno serve` (Deno Deploy's entry) takes its address from DENO_SERVE_ADDRESS, not PORT.
+    env: { ...process.env, PATH, PORT: String(port), HOST: '127.0.0.1', DENO_SERVE_ADDRESS: `tcp:127.0.0.1:${port}`, NO_COLOR: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });

@@ -4,9 +4,12 @@
  * links resolved against the running service (RFC 8288, read by http-link-header), robots.txt read
  * by robots-parser, the server card's well-known alias, the facts as Markdown (llms-full.txt and the
  * product by Accept), the new paths counted against the rate limit, and, from a second service with
- * DOCS_PAGE=off and a CONTENT_SIGNAL of its own, every link to the docs page gone.
+ * DOCS_PAGE=off and a CONTENT_SIGNAL of its own, every link to the docs page gone. The agent-readiness
+ * documents: the root as Markdown and a browser's redirect, the sitemap, the product as JSON-LD, the
+ * Agent Skill at both paths with its digest, Content-Usage, and security.txt (set on the second service).
  */
 import { createHash } from 'node:crypto';
+import { parse as parseYaml } from 'yaml';
 import LinkHeader from 'http-link-header';
 import robotsParser from 'robots-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -65,7 +68,13 @@ const ROOT_LINKS: Record<string, string> = {
   llmsTxt: 'text/markdown',
   llmsFullTxt: 'text/markdown',
   mcpServerCard: 'application/mcp-server-card+json',
+  product: 'application/json',
+  sitemap: 'application/xml',
+  skill: 'text/markdown',
 };
+/** The contract's AI agents, each with a robots.txt group of its own. */
+const AI_AGENTS = ['GPTBot', 'OAI-SearchBot', 'ChatGPT-User', 'ClaudeBot', 'Claude-User', 'Claude-SearchBot', 'PerplexityBot', 'Perplexity-User', 'Google-Extended', 'CCBot', 'Applebot-Extended', 'meta-externalagent'];
+const SECURITY_CONTACT = 'mailto:security@example.com';
 
 const INITIALIZE = JSON.stringify({
   jsonrpc: '2.0',
@@ -117,7 +126,7 @@ describe.each(ENTRIES)('%s entry: the front door', (runtime) => {
   beforeAll(async () => {
     [server, off] = await Promise.all([
       startEntry(runtime, { RATE_LIMIT_QUOTA: String(QUOTA) }),
-      startEntry(runtime, { RATE_LIMIT_QUOTA: String(QUOTA), DOCS_PAGE: 'off', CONTENT_SIGNAL: CUSTOM_SIGNAL }),
+      startEntry(runtime, { RATE_LIMIT_QUOTA: String(QUOTA), DOCS_PAGE: 'off', CONTENT_SIGNAL: CUSTOM_SIGNAL, SECURITY_CONTACT }),
     ]);
     base = server.url;
     offBase = off.url;
@@ -149,8 +158,11 @@ describe.each(ENTRIES)('%s entry: the front door', (runtime) => {
       expectCacheControl(page.headers, PUBLIC_CACHE);
       expectEveryResponseHeaders(page, base, QUOTA);
       expect(page.text()).toMatch(/^<!doctype html>/i);
-      // No inline script or style: the CSP admits only files of this origin.
-      expect(page.text()).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>|<style\b|\sstyle=|\son[a-z]+=/i);
+      // No inline script or style: the CSP admits only files of this origin. The one inline element is the
+      // product's JSON-LD, a data block the browser never runs (HTML: a script whose type is not JavaScript's).
+      const dataBlocks = /<script type="application\/ld\+json">[^<]*<\/script>/g;
+      expect(page.text().match(dataBlocks)).toHaveLength(1);
+      expect(page.text().replace(dataBlocks, '')).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>|<style\b|\sstyle=|\son[a-z]+=/i);
     });
 
     it('loads only fingerprinted files of its own origin, under /docs/', () => {
@@ -240,16 +252,18 @@ describe.each(ENTRIES)('%s entry: the front door', (runtime) => {
 
     it('its Link header (RFC 8288) names the catalog, the OpenAPI document, the docs page and the server card, each answering 200 with the type it names', async () => {
       const links = LinkHeader.parse(root.headers['link']!);
-      expect(links.refs.map((ref) => ref.rel).sort()).toEqual(['api-catalog', 'describedby', 'service-desc', 'service-doc']);
+      expect(links.refs.map((ref) => ref.rel).sort()).toEqual(['alternate', 'api-catalog', 'describedby', 'describedby', 'service-desc', 'service-doc']);
       const uri = (rel: string) => new URL(links.rel(rel)[0]!.uri, `${base}/`).href;
       expect(uri('api-catalog')).toBe(`${base}/.well-known/api-catalog`);
       expect(uri('service-desc')).toBe(`${base}/openapi.json`);
       expect(uri('service-doc')).toBe(`${base}/docs`);
       expect([`${base}/mcp/server-card`, `${base}/.well-known/mcp/server-card.json`]).toContain(uri('describedby'));
+      expect(links.rel('describedby').map((ref) => ref.type)).toContain('application/ld+json');
+      expect(uri('alternate')).toBe(`${base}/`);
       for (const ref of links.refs) {
         // service-desc is the link every answer carries, written as the contract gives it; the root's own name their types.
         if (ref.rel !== 'service-desc') expect(ref.type, `${ref.rel} names the media type of its target`).toBeDefined();
-        const response = await get(new URL(ref.uri, `${base}/`).href);
+        const response = await get(new URL(ref.uri, `${base}/`).href, { Accept: ref.type ?? 'application/json' });
         expect(response.status, ref.uri).toBe(200);
         expect(mediaTypeOf(response.headers), ref.uri).toBe(ref.type ?? 'application/json');
       }
@@ -277,8 +291,23 @@ describe.each(ENTRIES)('%s entry: the front door', (runtime) => {
       }
     });
 
-    it(`carries Content-Signal: ${DEFAULT_SIGNAL} (CONTENT_SIGNAL unset)`, () => {
-      expect(text.split('\n').filter((line) => /^content-signal:/i.test(line))).toEqual([`Content-Signal: ${DEFAULT_SIGNAL}`]);
+    it(`carries Content-Signal: ${DEFAULT_SIGNAL} (CONTENT_SIGNAL unset) and Content-Usage: search=y in every group`, () => {
+      const groups = text.split('\n').filter((line) => /^user-agent:/i.test(line)).length;
+      expect(groups).toBeGreaterThan(AI_AGENTS.length);
+      expect(text.split('\n').filter((line) => /^content-signal:/i.test(line))).toEqual(Array(groups).fill(`Content-Signal: ${DEFAULT_SIGNAL}`));
+      expect(text.split('\n').filter((line) => /^content-usage:/i.test(line))).toEqual(Array(groups).fill('Content-Usage: search=y'));
+    });
+
+    it.each(AI_AGENTS)('names %s in a group of its own, allowed everything', (agent) => {
+      expect(text.split('\n')).toContain(`User-agent: ${agent}`);
+      const robots = robotsParser(`${base}/robots.txt`, text);
+      for (const path of ['/', '/api/v1/product', '/skill.md', '/sitemap.xml']) expect(robots.isAllowed(`${base}${path}`, agent), `${agent} ${path}`).toBe(true);
+    });
+
+    it('names the sitemap, which answers', async () => {
+      const robots = robotsParser(`${base}/robots.txt`, text);
+      expect(robots.getSitemaps()).toEqual([`${base}/sitemap.xml`]);
+      expect((await get(`${base}/sitemap.xml`)).status).toBe(200);
     });
 
     it('every document its comments name is on this service and answers', async () => {
@@ -468,11 +497,89 @@ describe.each(ENTRIES)('%s entry: the front door', (runtime) => {
 
     it(`robots.txt carries Content-Signal: ${CUSTOM_SIGNAL} (CONTENT_SIGNAL) and still lets every crawler fetch the API`, async () => {
       const text = (await get(offUrl('/robots.txt'))).text();
-      expect(text.split('\n').filter((line) => /^content-signal:/i.test(line))).toEqual([`Content-Signal: ${CUSTOM_SIGNAL}`]);
+      expect(new Set(text.split('\n').filter((line) => /^content-signal:/i.test(line)))).toEqual(new Set([`Content-Signal: ${CUSTOM_SIGNAL}`]));
+      expect(new Set(text.split('\n').filter((line) => /^content-usage:/i.test(line)))).toEqual(new Set(['Content-Usage: search=y, train-ai=n']));
+      expect((await get(offUrl('/llms.txt'))).headers['content-usage']).toBe('search=y, train-ai=n');
       const robots = robotsParser(offUrl('/robots.txt'), text);
       for (const agent of ['*', 'GPTBot', 'ClaudeBot']) {
         for (const path of ['/api/v1', '/api/v1/product', '/mcp', '/llms.txt']) expect(robots.isAllowed(offUrl(path), agent), `${agent} ${path}`).toBe(true);
       }
+    });
+  });
+
+  describe('the agent-readiness documents', () => {
+    it('the root answers its Markdown to Accept: text/markdown (and text/plain), JSON to */*, and a browser a 302 to the docs page', async () => {
+      const markdown = await get(`${base}/`, { Accept: 'text/markdown' });
+      expect(markdown.status).toBe(200);
+      expect(markdown.headers['content-type']).toBe('text/markdown; charset=utf-8');
+      expect(markdown.text()).toMatch(new RegExp(`^# ${FACTS.product.name} public API\n`));
+      expect(markdown.text()).toContain(`(${base}/openapi.json)`);
+      expect(tokens(markdown.headers['vary'])).toContain('accept');
+      const plain = await get(`${base}/`, { Accept: 'text/plain' });
+      expect(plain.headers['content-type']).toBe('text/plain; charset=utf-8');
+      expect(plain.text()).toBe(markdown.text());
+      expect(mediaTypeOf((await get(`${base}/`, { Accept: '*/*' })).headers)).toBe('application/json');
+      const browser = await get(`${base}/`, { Accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' });
+      expect(browser.status).toBe(302);
+      expect(browser.headers['location']).toBe(`${base}/docs`);
+      expect(tokens(browser.headers['vary'])).toContain('accept');
+      expectEveryResponseHeaders(browser, base, QUOTA);
+      const offBrowser = await get(`${offBase}/`, { Accept: 'text/html,*/*;q=0.8' });
+      expect(offBrowser.status).toBe(200);
+      expect(mediaTypeOf(offBrowser.headers)).toBe('application/json');
+    });
+
+    it("the sitemap lists the documents with the facts' review date as lastmod, each answering 200", async () => {
+      const sitemap = await get(`${base}/sitemap.xml`);
+      expect(sitemap.status).toBe(200);
+      expect(sitemap.headers['content-type']).toBe('application/xml');
+      expect(sitemap.text()).toContain('<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">');
+      const locs = [...sitemap.text().matchAll(/<loc>([^<]+)<\/loc>/g)].map((match) => match[1]!);
+      const lastmods = [...sitemap.text().matchAll(/<lastmod>([^<]+)<\/lastmod>/g)].map((match) => match[1]!);
+      expect(locs).toEqual(expect.arrayContaining([`${base}/`, `${base}/api/v1/product`, `${base}/docs`, `${base}/skill.md`]));
+      expect(new Set(lastmods)).toEqual(new Set([FACTS.product.reviewedOn]));
+      for (const loc of locs) expect((await get(loc)).status, loc).toBe(200);
+    });
+
+    it('the product as schema.org JSON-LD, with its own ETag', async () => {
+      const ld = await get(`${base}/api/v1/product`, { Accept: 'application/ld+json' });
+      expect(ld.status).toBe(200);
+      expect(ld.headers['content-type']).toBe('application/ld+json; charset=utf-8');
+      expect(ld.json()).toMatchObject({ '@context': 'https://schema.org', '@type': 'SoftwareApplication', name: FACTS.product.name, dateModified: FACTS.product.reviewedOn });
+      expect(ld.headers['etag']).not.toBe((await get(`${base}/api/v1/product`)).headers['etag']);
+      expect((await raw(base, 'GET', '/api/v1/product', { Accept: 'application/ld+json', 'If-None-Match': ld.headers['etag']! })).status).toBe(304);
+    });
+
+    it('the Agent Skill: the same bytes at /skill.md and its well-known path, YAML front matter, digest in the index', async () => {
+      const skill = await get(`${base}/skill.md`);
+      const wellKnown = await get(`${base}/.well-known/agent-skills/product-discovery/SKILL.md`);
+      expect(skill.headers['content-type']).toBe('text/markdown; charset=utf-8');
+      expect(wellKnown.status).toBe(200);
+      expect(wellKnown.body.equals(skill.body), 'the same bytes').toBe(true);
+      const front = parseYaml(/^---\n([\s\S]*?)\n---\n/.exec(skill.text())![1]!);
+      expect(front.name).toBe('product-discovery');
+      const index = (await get(`${base}/.well-known/agent-skills/index.json`)).json();
+      expect(index.skills[0].url).toBe(`${base}/.well-known/agent-skills/product-discovery/SKILL.md`);
+      expect(index.skills[0].digest).toBe(`sha256:${createHash('sha256').update(skill.body).digest('hex')}`);
+      expect(index.skills[0].description).toBe(front.description);
+    });
+
+    it('every document carries Content-Usage from the content signal', async () => {
+      for (const path of ['/', '/api/v1/product', '/llms.txt', '/skill.md', '/sitemap.xml']) {
+        expect((await get(`${base}${path}`)).headers['content-usage'], path).toBe('search=y');
+      }
+    });
+
+    it('security.txt: the RFC 9116 fields where SECURITY_CONTACT is set, the 404 problem where it is not', async () => {
+      const text = await get(`${offBase}/.well-known/security.txt`);
+      expect(text.status).toBe(200);
+      expect(text.headers['content-type']).toBe('text/plain; charset=utf-8');
+      expect(text.text()).toContain(`Contact: ${SECURITY_CONTACT}\n`);
+      expect(text.text()).toContain(`Canonical: ${offBase}/.well-known/security.txt\n`);
+      expect(text.text()).toContain('Preferred-Languages: en\n');
+      const expires = Date.parse(/^Expires: (.+)$/m.exec(text.text())![1]!);
+      expect(expires).toBeGreaterThan(Date.now() + 364 * 86_400_000);
+      expectProblem(await get(`${base}/.well-known/security.txt`), base, 'api_route_not_found', validate);
     });
   });
 

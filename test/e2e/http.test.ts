@@ -183,6 +183,45 @@ const RESOURCES: Resource[] = [
       expect(body).toMatch(/^<!doctype html>/i);
     },
   },
+  {
+    path: '/sitemap.xml',
+    operation: '/sitemap.xml',
+    cacheControl: 'public, max-age=60',
+    mediaTypes: ['application/xml'],
+    text: true,
+    check(body, base) {
+      expect(body).toContain(`<url><loc>${base}/</loc><lastmod>${SAMPLE_FACTS.product.reviewedOn}</lastmod></url>`);
+    },
+  },
+  {
+    path: '/skill.md',
+    operation: '/skill.md',
+    cacheControl: 'public, max-age=60',
+    mediaTypes: ['text/markdown'],
+    text: true,
+    check(body) {
+      expect(body).toMatch(/^---\nname: product-discovery\ndescription: /);
+    },
+  },
+  {
+    path: '/.well-known/agent-skills/product-discovery/SKILL.md',
+    operation: '/.well-known/agent-skills/{name}/SKILL.md',
+    cacheControl: 'public, max-age=60',
+    mediaTypes: ['text/markdown'],
+    text: true,
+    check(body) {
+      expect(body).toMatch(/^---\nname: product-discovery\ndescription: /);
+    },
+  },
+  {
+    path: '/.well-known/agent-skills/index.json',
+    operation: '/.well-known/agent-skills/index.json',
+    cacheControl: 'public, max-age=60',
+    mediaTypes: JSON_TYPES,
+    check(body, base) {
+      expect(body.skills).toEqual([expect.objectContaining({ name: 'product-discovery', url: `${base}/.well-known/agent-skills/product-discovery/SKILL.md` })]);
+    },
+  },
   // The page's files: fingerprinted names, so they may be kept for a year and never revalidated.
   ...DOCS_ASSETS.map(({ path, contentType }) => ({
     path,

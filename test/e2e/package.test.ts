@@ -40,11 +40,12 @@ describe('the packed tarball', () => {
   it('holds the compiled package and nothing of the repository', () => {
     expect(packed).toEqual(
       expect.arrayContaining([
-        'package.json', 'README.md', 'LICENSE', 'CHANGELOG.md', 'dist/index.js', 'dist/index.d.ts', 'dist/cli.js', 'dist/schemas/facts.json',
+        'package.json', 'README.md', 'LICENSE', 'CHANGELOG.md', 'bin/product-discovery.js', 'dist/index.js', 'dist/index.d.ts', 'dist/cli.js',
+        'dist/schemas/facts.json',
         'dist/verify/index.js', 'dist/verify/index.d.ts',
       ]),
     );
-    expect(packed.filter((path) => !/^(dist\/|package\.json$|README\.md$|LICENSE$|CHANGELOG\.md$)/.test(path))).toEqual([]);
+    expect(packed.filter((path) => !/^(bin\/product-discovery\.js$|dist\/|package\.json$|README\.md$|LICENSE$|CHANGELOG\.md$)/.test(path))).toEqual([]);
     expect(packed.filter((path) => path.endsWith('.ts') && !path.endsWith('.d.ts'))).toEqual([]);
   });
 
@@ -65,6 +66,27 @@ describe('the packed tarball', () => {
     for (const optional of ['@redis/client', '@modelcontextprotocol/client', 'ajv', 'ajv-formats']) {
       expect(() => readFileSync(join(dir, 'node_modules', optional, 'package.json')), optional).toThrow();
     }
+  });
+
+  it('serves a Lambda event through deploy/lambda/index.mjs and the product-discovery-api/lambda export', async () => {
+    expect(packed).toEqual(expect.arrayContaining(['dist/entry/lambda.js', 'dist/entry/lambda.d.ts']));
+    writeFileSync(join(dir, 'index.mjs'), readFileSync(join(ROOT, 'deploy/lambda/index.mjs')));
+    const event = JSON.parse(readFileSync(join(ROOT, 'test/fixtures/lambda/function-url.json'), 'utf8'));
+    Object.assign(event, { rawPath: '/api/v1/product', rawQueryString: '', body: null });
+    event.requestContext.http.method = 'GET';
+    writeFileSync(
+      join(dir, 'invoke.mjs'),
+      `import { handler } from './index.mjs';\nconst result = await handler(${JSON.stringify(event)}, {});\n` +
+        'console.log(JSON.stringify({ status: result.statusCode, name: JSON.parse(result.body).product.name }));\n',
+    );
+    const env = { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', PUBLIC_BASE_URL: 'https://api.example.com' };
+    const { stdout } = await execFile(process.execPath, ['invoke.mjs'], { cwd: dir, env });
+    expect(JSON.parse(stdout.trim().split('\n').at(-1)!)).toEqual({ status: 200, name: 'Lumen Galleries' });
+    // The AWS SDK is an optional peer: not installed with the package, named when the table asks for it.
+    const withTable = { ...env, RATE_LIMIT_DYNAMODB_TABLE: 'counters', AWS_REGION: 'eu-west-1' };
+    const refused = await execFile(process.execPath, ['invoke.mjs'], { cwd: dir, env: withTable }).catch((error) => error);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('the package @aws-sdk/client-dynamodb is not installed: run `npm install @aws-sdk/client-dynamodb`');
   });
 
   it('installs for production without a compiler or a TypeScript loader', () => {

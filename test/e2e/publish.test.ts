@@ -26,7 +26,7 @@ beforeAll(async () => {
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe('publishing from a clean clone', () => {
-  it('`npm publish --dry-run` exits 0 with no warning, the tarball holding dist/, the licence and the changelog', async () => {
+  it('`npm publish --dry-run` exits 0 with no warning, the tarball holding dist/, the bin, the licence and the changelog', async () => {
     // Only the registry login is set (a placeholder: a dry run sends nothing); no other user configuration.
     const npmrc = join(work, 'npmrc');
     writeFileSync(npmrc, '//registry.npmjs.org/:_authToken=placeholder-for-a-dry-run\n');
@@ -36,6 +36,7 @@ describe('publishing from a clean clone', () => {
     });
     expect(stderr.split('\n').filter((line) => /^npm (warn|WARN|ERR)/.test(line))).toEqual([]);
     expect(stderr).toMatch(/npm notice [\d.]+k?B\s+dist\/verify\/index\.js/);
+    expect(stderr).toMatch(/npm notice [\d.]+k?B\s+bin\/product-discovery\.js/);
     expect(stderr).toMatch(/npm notice [\d.]+k?B\s+LICENSE/);
     expect(stderr).toMatch(/npm notice [\d.]+k?B\s+CHANGELOG\.md/);
     expect(stdout).toContain(`+ ${pkg.name}@${pkg.version}`);

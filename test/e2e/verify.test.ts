@@ -34,13 +34,16 @@ const failed = (report: JsonReport) => report.checks.filter((check) => !check.ok
 /** What every run against the current service checks, at least. */
 const EXPECTED_IDS = [
   'openapi', 'base', 'get:/api/v1', 'get:/api/v1/health', 'get:/api/v1/product', 'get:/openapi.json', 'get:/problems/api_route_not_found',
-  'get:/.well-known/api-catalog', 'get:/llms.txt', 'get:/mcp/server-card', 'head:/api/v1', 'head:/api/v1/product', 'etag:/api/v1',
+  'get:/.well-known/api-catalog', 'get:/llms.txt', 'get:/mcp/server-card', 'head:/api/v1', 'head:/api/v1/product',
   'not-found', 'method-not-allowed', 'options', 'headers.nosniff', 'headers.link', 'headers.cors', 'headers.rate-limit', 'headers.etag',
   'headers.cache-control', 'deprecation', 'discovery.api-catalog', 'discovery.llms-txt', 'discovery.server-card',
   'mcp.modern', 'mcp.legacy', 'mcp.tools', 'mcp.resources', 'version',
   // The front door.
   'get:/', 'get:/robots.txt', 'get:/llms-full.txt', 'get:/.well-known/mcp/server-card.json', 'get:/docs', 'discovery.root',
   'discovery.robots', 'discovery.llms-full', 'discovery.docs',
+  // The agent-readiness documents.
+  'get:/sitemap.xml', 'get:/skill.md', 'get:/.well-known/agent-skills/index.json', 'get:/.well-known/agent-skills/product-discovery/SKILL.md',
+  'discovery.sitemap', 'discovery.skill',
 ];
 
 describe.each(ENTRIES)('product-discovery verify against %s', (runtime) => {
@@ -56,6 +59,8 @@ describe.each(ENTRIES)('product-discovery verify against %s', (runtime) => {
     expect(code).toBe(0);
     expect(report!.ok).toBe(true);
     expect(report!.checks.map((check) => check.id)).toEqual(expect.arrayContaining(EXPECTED_IDS));
+    // If-None-Match on as many documents as the budget leaves, at least one.
+    expect(report!.checks.filter((check) => check.id.startsWith('etag:')).length).toBeGreaterThan(0);
     expect(report!.requests).toBeLessThanOrEqual(60);
   });
 });

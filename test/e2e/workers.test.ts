@@ -14,9 +14,16 @@ import { promisify } from 'node:util';
 import { Miniflare, type WorkerOptions } from 'miniflare';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../support/entries.ts';
+import { sleep } from '../support/e2e.ts';
 import { checkNetworkPolicies, POLICY_ENV } from '../support/ratelimit.ts';
 
 const QUOTA = 5;
+// Windows start at multiples of their length since the epoch (src/ratelimit/limiter.ts). With one a
+// day, a countdown falls in one window unless it starts in a day's last seconds; then it waits for
+// the next day's window (see countdown), so the count never restarts halfway through.
+const WINDOW_SECONDS = 86_400;
+const COUNTDOWN_MARGIN_MS = 15_000;
+const BASE = 'https://api.example.test';
 const dir = mkdtempSync(join(tmpdir(), 'e2e-workers-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -38,7 +45,7 @@ function twoIsolates(script: string, counters: Counters, bindings: Record<string
     modulesRoot: dir,
     compatibilityDate: '2026-04-26',
     compatibilityFlags: ['nodejs_compat'],
-    bindings: { RATE_LIMIT_QUOTA: String(QUOTA), ...bindings },
+    bindings: { RATE_LIMIT_QUOTA: String(QUOTA), RATE_LIMIT_WINDOW_SECONDS: String(WINDOW_SECONDS), PUBLIC_BASE_URL: BASE, ...bindings },
     durableObjects: counters === 'none' ? {} : { RATE_LIMIT_COUNTER: { className: 'RateLimitCounter', scriptName } },
   });
   const workers = [worker('first'), worker('second')];
@@ -86,10 +93,12 @@ describe('the Worker in workerd (Miniflare)', () => {
     script = join(dir, 'workers.js');
   });
 
-  /** Requests from one client, alternating between the two isolates, each its own fetch call. */
+  /** Requests from one client, alternating between the two isolates, each its own fetch call, all in one window. */
   async function countdown(mf: Miniflare, client: string, requests: number) {
+    const left = WINDOW_SECONDS * 1000 - (Date.now() % (WINDOW_SECONDS * 1000));
+    if (left < COUNTDOWN_MARGIN_MS) await sleep(left + 100);
     const isolates = [await mf.getWorker('first'), await mf.getWorker('second')];
-    const replies: { status: number; remaining: string | null; store: string | undefined; health: HealthBody }[] = [];
+    const replies: { status: number; remaining: string | null; policy: string | null; store: string | undefined; health: HealthBody }[] = [];
     for (let i = 0; i < requests; i++) {
       // Health is not counted, so the countdown goes through the API index; health names the store.
       const isolate = isolates[i % 2]!;
@@ -98,7 +107,8 @@ describe('the Worker in workerd (Miniflare)', () => {
       const health = await isolate.fetch('http://worker.test/api/v1/health', { headers: { 'CF-Connecting-IP': client } });
       const body = (await health.json()) as HealthBody;
       expect(health.status).toBe(200);
-      replies.push({ status: response.status, remaining: response.headers.get('x-ratelimit-remaining'), store: body.rateLimitStore, health: body });
+      const [remaining, policy] = [response.headers.get('x-ratelimit-remaining'), response.headers.get('ratelimit-policy')];
+      replies.push({ status: response.status, remaining, policy, store: body.rateLimitStore, health: body });
     }
     return replies;
   }
@@ -116,6 +126,7 @@ describe('the Worker in workerd (Miniflare)', () => {
       expect(replies.map((reply) => reply.status)).toEqual([200, 200, 200, 200, 200, 429, 429]);
       expect(replies.map((reply) => reply.remaining)).toEqual(['4', '3', '2', '1', '0', '0', '0']);
       expect(replies[0]!.store).toBe('durable-object');
+      expect(replies[0]!.policy).toBe(`"default";q=${QUOTA};w=${WINDOW_SECONDS}`);
     });
 
     it('counts two CF-Connecting-IP addresses apart', async () => {
@@ -123,6 +134,31 @@ describe('the Worker in workerd (Miniflare)', () => {
       const second = await countdown(mf, '2001:db8::8', 2);
       expect(first.map((reply) => reply.remaining)).toEqual(['4', '3', '2']);
       expect(second.map((reply) => reply.remaining)).toEqual(['4', '3']);
+    });
+  });
+
+  describe('{base}', () => {
+    it('is PUBLIC_BASE_URL, whatever the URL and Host of the first request', async () => {
+      const mf = twoIsolates(script, 'none');
+      try {
+        const first = await (await mf.getWorker('first')).fetch('http://forged.example/openapi.json', { headers: { host: 'forged.example' } });
+        const text = await first.text();
+        expect(JSON.parse(text).servers[0].url).toBe(BASE);
+        expect(text).not.toContain('forged.example');
+      } finally {
+        await mf.dispose();
+      }
+    });
+
+    it('is required: without PUBLIC_BASE_URL the Worker refuses to load, naming it', async () => {
+      let text = '';
+      const mf = twoIsolates(script, 'none', { PUBLIC_BASE_URL: '' }, (chunk) => (text += chunk));
+      try {
+        await expect(mf.ready).rejects.toThrow();
+      } finally {
+        await mf.dispose().catch(() => {});
+      }
+      expect(text).toContain('PUBLIC_BASE_URL is unset: on Workers it is required');
     });
   });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addressKey, clientKey } from '../../src/ratelimit/client.ts';
+import { addressKey, clientKey, clientTrust } from '../../src/ratelimit/client.ts';
 
 describe('clientKey', () => {
   const request = (forwardedFor?: string) =>
@@ -23,6 +23,25 @@ describe('clientKey', () => {
   it('treats an IPv4-mapped IPv6 address as the IPv4 address', () => {
     expect(clientKey(request(), '::ffff:198.51.100.7', 0)).toBe('198.51.100.7');
     expect(clientKey(request('::ffff:192.0.2.1'), '10.0.0.1', 1)).toBe('192.0.2.1');
+  });
+
+  it('with a platform header, believes that header alone, and only when it holds one address', () => {
+    const sent = (headers: Record<string, string>) => new Request('http://127.0.0.1/api/v1', { headers });
+    const fly = { header: 'Fly-Client-IP' };
+    expect(clientKey(sent({ 'Fly-Client-IP': '203.0.113.9', 'X-Forwarded-For': '192.0.2.1' }), '10.0.0.1', fly)).toBe('203.0.113.9');
+    expect(clientKey(sent({ 'fly-client-ip': ' 2001:db8:1:1::1 ' }), '10.0.0.1', fly)).toBe('2001:db8:1::/56');
+    // Absent, or not an address (a list, a name): the connection's address, never X-Forwarded-For.
+    expect(clientKey(sent({ 'X-Forwarded-For': '192.0.2.1' }), '10.0.0.1', fly)).toBe('10.0.0.1');
+    expect(clientKey(sent({ 'Fly-Client-IP': '192.0.2.1, 192.0.2.2' }), '10.0.0.1', fly)).toBe('10.0.0.1');
+    expect(clientKey(sent({ 'Fly-Client-IP': 'unknown' }), '10.0.0.1', fly)).toBe('10.0.0.1');
+  });
+
+  it('refuses a platform header and trusted proxies together, naming both options', () => {
+    expect(clientTrust({ clientIpHeader: 'X-Real-IP' })).toEqual({ header: 'X-Real-IP' });
+    expect(clientTrust({ clientIpHeader: 'X-Real-IP', trustProxyHops: 0 })).toEqual({ header: 'X-Real-IP' });
+    expect(clientTrust({ trustProxyHops: 2 })).toBe(2);
+    expect(clientTrust({})).toBe(0);
+    expect(() => clientTrust({ clientIpHeader: 'X-Real-IP', trustProxyHops: 1 })).toThrow(/clientIpHeader and trustProxyHops are both set/);
   });
 
   it('without an address, every request shares the fallback key', () => {

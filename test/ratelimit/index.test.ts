@@ -22,7 +22,7 @@ describe('the rate limit entry point', () => {
     for (let i = 0; i < 3; i++) verdicts.push(await limit.check(request(), '192.0.2.1', true));
     expect(verdicts.map((verdict) => verdict.headers['X-RateLimit-Remaining'])).toEqual(['1', '0', '0']);
     expect(verdicts.slice(0, 2).every((verdict) => verdict.refusal === undefined)).toBe(true);
-    expect(verdicts[2]!.refusal).toEqual({ code: 'rate_limited', members: { 'violated-policies': ['default'] } });
+    expect(verdicts[2]!.refusal).toEqual({ code: 'rate_limited', members: { 'violated-policies': ['default'] }, policy: 'default' });
     expect(Number(verdicts[2]!.headers['Retry-After'])).toBeGreaterThan(0);
     const uncounted = await limit.check(request(), '192.0.2.1', false);
     expect(uncounted.refusal, 'what is not counted is never refused').toBeUndefined();
@@ -46,7 +46,7 @@ describe('the rate limit entry point', () => {
     };
     const limit = await createRateLimit({ fail: 'closed', store: down }, 0, quiet);
     const verdict = await limit.check(request(), '192.0.2.1', true);
-    expect(verdict.refusal).toEqual({ code: 'service_unavailable' });
+    expect(verdict.refusal).toEqual({ code: 'service_unavailable', policy: 'default' });
     expect(Number(verdict.headers['Retry-After'])).toBeGreaterThanOrEqual(1);
     expect(Number(verdict.headers['Retry-After'])).toBeLessThanOrEqual(5);
     expect(limit.failure()).toContain('connection refused');

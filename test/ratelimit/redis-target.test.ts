@@ -34,9 +34,21 @@ describe('redisTargetOf', () => {
     expect(redisTargetOf({ store: new MemoryStore() })).toBeUndefined();
   });
 
+  it('counts the DynamoDB table and Deno KV as choices: with another store, createHandler refuses both', async () => {
+    await expect(makeHandler({ rateLimit: { dynamoDbTable: 'counters', store: new MemoryStore() } })).rejects.toThrow(
+      /rateLimit\.dynamoDbTable and rateLimit\.store are both set: choose one shared store/,
+    );
+    await expect(makeHandler({ rateLimit: { redisUrl: 'redis://a:6379', denoKv: 'on' } })).rejects.toThrow(
+      /rateLimit\.redisUrl and rateLimit\.denoKv are both set: .*rateLimit\.dynamoDbTable for a DynamoDB table, rateLimit\.denoKv for Deno KV/,
+    );
+    expect(redisTargetOf({ dynamoDbTable: 'counters' })).toBeUndefined();
+  });
+
   it('refuses half of Sentinel\'s pair, naming the missing half as the caller calls it', () => {
     expect(() => redisTargetOf({ redisSentinel: { urls: ['redis://b:26379'] } })).toThrow(/rateLimit\.redisSentinel\.masterName is unset/);
-    const names = { redisUrl: 'R', redisClusterUrls: 'C', sentinelUrls: 'REDIS_SENTINEL_URLS', sentinelMaster: 'REDIS_SENTINEL_MASTER' };
+    const names = {
+      redisUrl: 'R', redisClusterUrls: 'C', sentinelUrls: 'REDIS_SENTINEL_URLS', sentinelMaster: 'REDIS_SENTINEL_MASTER', dynamoDbTable: 'D', denoKv: 'K',
+    };
     const half = () => redisTargetOf({ redisSentinel: { masterName: 'm' } }, names);
     expect(half).toThrow(/REDIS_SENTINEL_URLS is unset: REDIS_SENTINEL_URLS \(the sentinels\) and REDIS_SENTINEL_MASTER/);
   });

@@ -30,6 +30,10 @@ export const WRONG_METHODS: [method: string, path: string, allow: string][] = [
   ['POST', '/.well-known/mcp/server-card.json', GET],
   ['POST', '/docs', GET],
   ['PUT', DOCS_ASSET, GET],
+  ['POST', '/sitemap.xml', GET],
+  ['PUT', '/skill.md', GET],
+  ['DELETE', '/.well-known/agent-skills/index.json', GET],
+  ['POST', '/.well-known/agent-skills/product-discovery/SKILL.md', GET],
 ];
 
 /** Every kind of known path a browser may preflight, and the methods its answer allows. */
@@ -48,6 +52,10 @@ export const PREFLIGHTS: [path: string, allow: string][] = [
   ['/.well-known/mcp/server-card.json', GET],
   ['/docs', GET],
   [DOCS_ASSET, GET],
+  ['/sitemap.xml', GET],
+  ['/skill.md', GET],
+  ['/.well-known/agent-skills/index.json', GET],
+  ['/.well-known/agent-skills/product-discovery/SKILL.md', GET],
 ];
 
 /** The docs page's Content-Security-Policy the contract names, directive by directive ("Documentation page"). */

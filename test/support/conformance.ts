@@ -62,10 +62,25 @@ export interface SuiteRun {
   results: ScenarioResult[];
 }
 
+/**
+ * The Skills extension's scenarios (SEP-2640): no requirement set runs them, as the extension is
+ * optional; they run by name against a server that declares it.
+ */
+export const SKILLS_SCENARIOS = ['sep-2640-skills-enumeration', 'sep-2640-skills-manifest', 'sep-2640-skills-directory'] as const;
+
 /** Runs the server scenarios of one requirement set against `url`, writing results under `outputDir`. */
-export async function runSuite(url: string, requirements: string, outputDir: string): Promise<SuiteRun> {
+export function runSuite(url: string, requirements: string, outputDir: string): Promise<SuiteRun> {
+  return runCli(['--requirements', requirements], url, outputDir);
+}
+
+/** Runs one scenario by name against `url`, with the same baseline. */
+export function runScenario(url: string, scenario: string, outputDir: string): Promise<SuiteRun> {
+  return runCli(['--scenario', scenario], url, outputDir);
+}
+
+async function runCli(selection: string[], url: string, outputDir: string): Promise<SuiteRun> {
   const cli = join(await suite(), 'dist', 'index.js');
-  const args = [cli, 'server', '--url', url, '--requirements', requirements, '--expected-failures', BASELINE, '-o', outputDir];
+  const args = [cli, 'server', '--url', url, ...selection, '--expected-failures', BASELINE, '-o', outputDir];
   const { code, output } = await new Promise<{ code: number; output: string }>((resolve) => {
     execFile(BUN, args, { cwd: ROOT, timeout: 300_000, maxBuffer: 16 * 1024 * 1024, env: { ...process.env, NO_COLOR: '1' } }, (error, stdout, stderr) =>
       resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, output: stdout + stderr }),

@@ -80,6 +80,7 @@ const SERVING = [
   'npm start',
   'npm run start:(node|workers)',
   'npx deno task serve',
+  'npx deno task serve:deploy',
   '\\S*examples/[\\w-]+\\.ts',
   '\\S*cli\\.js serve',
   'product-discovery serve',

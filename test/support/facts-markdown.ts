@@ -14,7 +14,7 @@ export function everyText(facts: Product): string[] {
   return texts;
 }
 
-/** Each start option's section (from its H3 to the next heading), with its two yes/no facts. */
+/** Each start option's section (from its H3 to the next heading), with its yes/no facts and why it needs approval. */
 export function expectStartOptions(markdown: string, facts: Product) {
   for (const option of facts.startOptions) {
     const start = markdown.indexOf(`### ${option.title}\n`);
@@ -23,7 +23,13 @@ export function expectStartOptions(markdown: string, facts: Product) {
     const section = markdown.slice(start, next < 0 ? undefined : start + 4 + next);
     expect(section).toContain(`Id: ${option.id}`);
     expect(section).toContain(`URL: ${option.url}`);
-    expect(section).toContain(`Creates a gallery: ${option.createsGallery ? 'yes' : 'no'}`);
-    expect(section).toContain(option.requiresHumanApproval ? "Approval: Needs a person's approval first." : 'Approval: Needs no approval.');
+    // v1's flag, written only for the facts that give it.
+    if (option.createsGallery === undefined) expect(section).not.toMatch(/creates a/i);
+    else expect(section).toContain(`Creates a gallery: ${option.createsGallery ? 'yes' : 'no'}`);
+    expect(section).toContain(option.requiresHumanApproval ? "Approval: Needs a person's approval first" : 'Approval: Needs no approval.');
+    for (const id of option.performs ?? []) {
+      const action = facts.product.actionsNeedingApproval!.find((entry) => entry.id === id)!;
+      expect(section).toContain(`${action.action}, because ${action.reason}`);
+    }
   }
 }

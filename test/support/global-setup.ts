@@ -13,5 +13,5 @@ import { START_BUNDLES } from './entries.ts';
 export default async function setup(): Promise<void> {
   ensureSystemPackages();
   await writeDocsAssets();
-  await bundle(START_BUNDLES);
+  await bundle(START_BUNDLES, { withDocsBodies: true });
 }

@@ -10,7 +10,7 @@ export const BASE = 'https://api.example.com';
 
 /** The fixed headers the service gives /mcp answers, as the handler builds them. */
 export const MCP_HEADERS = pathHeaders(
-  { base: BASE, docsPage: true, rateLimitPolicy: { 'RateLimit-Policy': '"default";q=120;w=60', 'X-RateLimit-Limit': '120' } },
+  { base: BASE, docsPage: true, contentSignal: 'search=yes, ai-input=yes', rateLimitPolicy: { 'RateLimit-Policy': '"default";q=120;w=60', 'X-RateLimit-Limit': '120' } },
   MCP_PATH,
   ROUTES.find((route) => route.path === MCP_PATH),
 );

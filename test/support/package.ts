@@ -1,7 +1,8 @@
 /**
  * The package as users get it: `npm pack` (which builds dist/ first), made once per content of what
  * goes into it and kept under node_modules/.cache, then installed into fresh projects with npm or pnpm.
- * Every build starts by removing dist/, so builds (the pack, `npm run start:node`) take one lock.
+ * The tests that build (the pack, `npm run start:node`) take one lock besides the build's own, so a
+ * pack is made once per content while the others wait.
  */
 import { execFile as execFileCallback } from 'node:child_process';
 import { createHash } from 'node:crypto';

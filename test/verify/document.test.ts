@@ -60,7 +60,7 @@ describe('nonGetPaths', () => {
 
 describe('loadContract', () => {
   it('lists the media types a GET documents for a status', () => {
-    expect(contract.mediaTypes('/api/v1/product', 'get', 200)).toEqual(['application/json', 'text/markdown', 'text/plain']);
+    expect(contract.mediaTypes('/api/v1/product', 'get', 200)).toEqual(['application/json', 'text/markdown', 'text/plain', 'application/ld+json']);
     expect(contract.mediaTypes('/problems/{code}', 'get', 404)).toEqual(['application/problem+json']);
     expect(contract.mediaTypes('/api/v1/product', 'get', 418)).toEqual([]);
   });

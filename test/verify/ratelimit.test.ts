@@ -5,8 +5,8 @@ import type { Answer } from '../../src/verify/session.ts';
 
 const NOW = Date.UTC(2026, 10, 24, 12, 0, 0);
 
-function answer(fields: Record<string, string>, status = 200, receivedAt = NOW): Answer {
-  return { method: 'GET', path: '/api/v1', status, headers: new Headers(fields), body: '', receivedAt, mcp: false };
+function answer(fields: Record<string, string>, status = 200, receivedAt = NOW, sentAt = receivedAt): Answer {
+  return { method: 'GET', path: '/api/v1', status, headers: new Headers(fields), body: '', sentAt, receivedAt, mcp: false };
 }
 
 const coherent = (changes: Record<string, string> = {}) =>
@@ -21,6 +21,14 @@ const coherent = (changes: Record<string, string> = {}) =>
   });
 
 describe('incoherence', () => {
+  it('allows for the time an answer took: counted when it arrived, dated when it left', () => {
+    // Counted at NOW with 42 s left, sent 5 s later: Date says NOW + 5 s.
+    const slow = { ...coherent({ Date: new Date(NOW + 5000).toUTCString() }), sentAt: NOW, receivedAt: NOW + 5000 };
+    expect(incoherence(slow)).toBeUndefined();
+    const quick = { ...slow, sentAt: NOW + 4900 };
+    expect(incoherence(quick)).toContain("is not the answer's time plus RateLimit t=42");
+  });
+
   it('accepts five fields that agree, the reset read from Date (so a stored answer within its max-age agrees too)', () => {
     expect(incoherence(coherent())).toBeUndefined();
     const cachedAnswer = { ...coherent(), receivedAt: NOW + 50_000 };

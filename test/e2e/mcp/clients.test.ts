@@ -13,6 +13,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENTRIES, startEntry, type RunningEntry } from '../../support/entries.ts';
 import { LEGACY_VERSIONS, looksLikeCredential, MODERN, newAjv, PROMPT_NAMES, propertyNames, READ_ONLY, TOOL_NAMES } from '../../support/mcp.ts';
 
+/** The Agent Skill's SKILL.md over MCP (the Skills extension, SEP-2640). */
+const SKILL_URI = 'skill://product-discovery/SKILL.md';
+
 interface Tool {
   name: string;
   title?: string;
@@ -454,9 +457,9 @@ describe.each(ENTRIES)('MCP clients against the %s entry', (runtime) => {
         expect(resources.listChanged ?? false).toBe(false);
       });
 
-      it('lists the product, the OpenAPI document and llms.txt, each named, titled, described and annotated', async () => {
+      it('lists the product, the OpenAPI document and llms.txt, each named, titled, described and annotated, and the Agent Skill', async () => {
         const listed = await client.listResources();
-        expect(listed.map((resource) => resource.uri).sort()).toEqual(RESOURCES.map(({ path }) => `${server.url}${path}`).sort());
+        expect(listed.map((resource) => resource.uri).sort()).toEqual([...RESOURCES.map(({ path }) => `${server.url}${path}`), SKILL_URI].sort());
         for (const { path, mimeType } of RESOURCES) {
           const resource = listed.find((candidate) => candidate.uri === `${server.url}${path}`)!;
           expect(resource.mimeType, path).toBe(mimeType);
@@ -477,8 +480,11 @@ describe.each(ENTRIES)('MCP clients against the %s entry', (runtime) => {
         expect(new TextEncoder().encode(contents[0]!.text!)).toEqual(restBytes);
       });
 
-      it('lists no resource templates', async () => {
-        expect(await client.listResourceTemplates()).toEqual([]);
+      it("lists one resource template, the Skills extension's (SEP-2640), and reads the skill as the bytes of /skill.md", async () => {
+        expect(await client.listResourceTemplates()).toEqual([{ name: 'io.modelcontextprotocol/skills', uriTemplate: 'skill://{+path}' }]);
+        const rest = new Uint8Array(await (await fetch(`${server.url}/skill.md`)).arrayBuffer());
+        const { contents } = await client.readResource(SKILL_URI);
+        expect(new TextEncoder().encode(contents[0]!.text!)).toEqual(rest);
       });
 
       // SEP-2164 (revision 2026-07-28), which the SDK applies to every revision: Invalid Params with the URI as data.

@@ -8,7 +8,17 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { judge, readBaseline, REQUIREMENT_SETS, runSuite, scoredScenarios, type ScenarioResult, type SuiteRun } from '../../support/conformance.ts';
+import {
+  judge,
+  readBaseline,
+  REQUIREMENT_SETS,
+  runScenario,
+  runSuite,
+  scoredScenarios,
+  SKILLS_SCENARIOS,
+  type ScenarioResult,
+  type SuiteRun,
+} from '../../support/conformance.ts';
 import { ENTRIES, startEntry, type RunningEntry } from '../../support/entries.ts';
 
 describe('the conformance baseline', () => {
@@ -66,9 +76,10 @@ describe.each(ENTRIES)('the official MCP conformance suite against the %s entry'
     // The suite sends a few hundred requests per run: a quota it never reaches.
     server = await startEntry(runtime, { RATE_LIMIT_QUOTA: '1000000' });
     output = await mkdtemp(join(tmpdir(), `mcp-conformance-${runtime}-`));
-    await Promise.all(
-      REQUIREMENT_SETS.map(async (set) => runs.set(set, await runSuite(`${server.url}/mcp`, set, join(output, set)))),
-    );
+    await Promise.all([
+      ...REQUIREMENT_SETS.map(async (set) => runs.set(set, await runSuite(`${server.url}/mcp`, set, join(output, set)))),
+      ...SKILLS_SCENARIOS.map(async (scenario) => runs.set(scenario, await runScenario(`${server.url}/mcp`, scenario, join(output, scenario)))),
+    ]);
   }, 600_000);
   afterAll(async () => {
     await server?.stop();
@@ -84,6 +95,16 @@ describe.each(ENTRIES)('the official MCP conformance suite against the %s entry'
     expect(unexpected, 'failures and warnings outside the baseline').toEqual([]);
     expect(stale, 'baseline entries that now pass: remove them').toEqual([]);
     // The suite's own verdict on its scored scenarios, with the same baseline.
+    expect(run.code, run.output.slice(-3000)).toBe(0);
+  });
+
+  it.each(SKILLS_SCENARIOS)('the Skills extension scenario %s: every check passes, none excused by the baseline', async (scenario) => {
+    const run = runs.get(scenario)!;
+    expect(run.results.map((result) => result.scenario), run.output.slice(-3000)).toEqual([scenario]);
+    const checks = run.results[0]!.checks;
+    expect(checks.length).toBeGreaterThan(0);
+    expect(checks.filter((check) => check.status !== 'SUCCESS' && check.status !== 'INFO').map((check) => `${check.id} ${check.status}`)).toEqual([]);
+    expect(judge(run.results, (await readBaseline()).map(({ value }) => value)).expected).toEqual([]);
     expect(run.code, run.output.slice(-3000)).toBe(0);
   });
 });

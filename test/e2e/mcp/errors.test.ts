@@ -349,6 +349,8 @@ describe.each(ENTRIES)('MCP bad input against the %s entry', (runtime) => {
         tools: { listChanged: false },
         resources: { listChanged: false },
         prompts: { listChanged: false },
+        // SEP-2640: the Skills extension, declared by the SDK's SkillsExtension.
+        extensions: { 'io.modelcontextprotocol/skills': { directoryRead: true } },
       });
     });
   });

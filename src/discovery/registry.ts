@@ -1,0 +1,71 @@
+/**
+ * @module The MCP Registry's `server.json` for this deployment: what `mcp-publisher publish` sends to
+ * registry.modelcontextprotocol.io. One remote, streamable-http at {base}/mcp; the name, title and
+ * description of the server card, whose limits are the registry's too.
+ */
+import { MCP_PATH } from '../route.ts';
+import type { Product } from '../schemas.ts';
+import { fitText, serverCardName } from './server-card.ts';
+
+/** The registry's current server.json schema (vendored in test/fixtures/mcp-registry-server.schema.json). */
+export const SERVER_JSON_SCHEMA = 'https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json';
+
+export interface ServerJson {
+  $schema: string;
+  name: string;
+  title: string;
+  description: string;
+  version: string;
+  websiteUrl?: string;
+  remotes: { type: 'streamable-http'; url: string }[];
+}
+
+export function buildServerJson(base: string, facts: Product, version: string): ServerJson {
+  const website = facts.resources.find((resource) => resource.kind === 'website');
+  return {
+    $schema: SERVER_JSON_SCHEMA,
+    name: serverCardName(base),
+    title: fitText(facts.product.name),
+    description: fitText(facts.product.summary),
+    version,
+    ...(website ? { websiteUrl: website.url } : {}),
+    remotes: [{ type: 'streamable-http', url: `${base}${MCP_PATH}` }],
+  };
+}
+
+/**
+ * `product-discovery registry [--base URL]`: prints the server.json of the deployment at URL (default
+ * PUBLIC_BASE_URL), from the facts FACTS_FILE names (default: the shipped sample). Returns the exit code.
+ */
+export async function registryCommand(
+  base: string | undefined,
+  env: Record<string, string | undefined>,
+  io: { out(text: string): void; err(text: string): void },
+): Promise<number> {
+  base ??= env.PUBLIC_BASE_URL;
+  if (!base) {
+    io.err('product-discovery registry: give the public base URL with --base, e.g. --base https://api.example.com (or set PUBLIC_BASE_URL)');
+    return 2;
+  }
+  if (!URL.canParse(base) || !/^https?:$/.test(new URL(base).protocol) || new URL(base).search || new URL(base).hash) {
+    io.err(`product-discovery registry: ${JSON.stringify(base)} is not an http or https URL without query or fragment, e.g. https://api.example.com`);
+    return 2;
+  }
+  const [{ StartupError }, { loadFacts }, { checkFacts }, sample, pkg] = await Promise.all([
+    import('../startup-error.ts'),
+    import('../start.ts'),
+    import('../facts.ts'),
+    import('../sample-facts.json', { with: { type: 'json' } }),
+    import('../../package.json', { with: { type: 'json' } }),
+  ]);
+  try {
+    const { readFile } = await import('node:fs/promises');
+    const facts = env.FACTS_FILE ? await loadFacts(env.FACTS_FILE, (file) => readFile(file, 'utf8')) : checkFacts('(the shipped sample)', sample.default);
+    io.out(JSON.stringify(buildServerJson(base.replace(/\/+$/, ''), facts, pkg.default.version), null, 2));
+    return 0;
+  } catch (error) {
+    if (!(error instanceof StartupError)) throw error;
+    io.err(error.message);
+    return 1;
+  }
+}

@@ -1,0 +1,100 @@
+/**
+ * Netlify: `netlify dev --offline` (the platform's own local server, no login or link; it needs Node
+ * 22, from npm) serves the function of deploy/netlify/ on exactly the paths its `config.path` lists;
+ * any other path is the site's own. The quota is keyed by `context.ip` and counted in a real Redis,
+ * as it would be across a site's function instances.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isServedPath } from '../../src/routes.ts';
+import { frame } from '../support/mcp.ts';
+import { freePort, startRedis, type RedisServer } from '../support/redis.ts';
+import { ensurePlatformTools, platformProject, remaining, request, startPlatform, type RunningPlatform } from '../support/platforms.ts';
+
+const UNSERVED = ['/nope', '/api', '/api/v2', '/api/v1/other', '/mcp/other', '/.netlify/functions/product-discovery'];
+/** A few function requests, each loading the service on a busy machine. */
+const SLOW = 120_000;
+
+let redis: RedisServer;
+let project: ReturnType<typeof platformProject>;
+let netlify: RunningPlatform;
+
+beforeAll(async () => {
+  await ensurePlatformTools();
+  redis = await startRedis();
+  project = platformProject('netlify');
+  const port = await freePort();
+  const env = { REDIS_URL: redis.url(), RATE_LIMIT_QUOTA: '1000', RATE_LIMIT_WINDOW_SECONDS: '3600' };
+  netlify = await startPlatform('netlify', ['dev', '--offline', '--internal-disable-edge-functions', '--port', String(port)], {
+    cwd: project.dir,
+    env,
+    ready: /Local dev server ready: (http:\/\/\S+)/,
+  });
+}, 180_000);
+
+afterAll(async () => {
+  await netlify?.stop();
+  await redis?.dispose();
+  project?.dispose();
+});
+
+describe('Netlify (netlify dev --offline)', () => {
+  it(
+    "serves the service on the paths config.path lists, with {base} from Netlify's URL",
+    async () => {
+      const root = await request(`${netlify.url}/`, { headers: { host: 'evil.example' } });
+      expect(root.status, netlify.output()).toBe(200);
+      // `netlify dev` sets URL to the address it serves; a forged Host changes nothing.
+      expect(JSON.parse(root.text).links.api).toBe(`${netlify.url}/api/v1`);
+      const health = await request(`${netlify.url}/api/v1/health`);
+      expect(JSON.parse(health.text)).toMatchObject({ status: 'ok', rateLimitStore: 'redis' });
+      const llms = await request(`${netlify.url}/llms.txt`);
+      expect(llms.status).toBe(200);
+      expect(llms.headers['content-type']).toBe('text/markdown; charset=utf-8');
+      expect(llms.headers['ratelimit-policy']).toBe('"default";q=1000;w=3600');
+    },
+    SLOW,
+  );
+
+  it(
+    'answers MCP with the request body passed through',
+    async () => {
+      const { headers, body } = frame('legacy', 'tools/list');
+      const answer = await request(`${netlify.url}/mcp`, { method: 'POST', headers, body });
+      expect(answer.status).toBe(200);
+      expect(JSON.parse(answer.text).result.tools.map((tool: { name: string }) => tool.name)).toContain('search');
+    },
+    SLOW,
+  );
+
+  it(
+    "leaves every other path to the site: Netlify's 404, not the service's problem",
+    async () => {
+      for (const path of UNSERVED) {
+        expect(isServedPath(path), path).toBe(false);
+        const answer = await request(`${netlify.url}${path}`);
+        expect(answer.status, path).toBe(404);
+        expect(answer.headers['content-type'] ?? '', path).not.toMatch(/problem\+json/);
+        expect(answer.headers['ratelimit'], path).toBeUndefined();
+      }
+    },
+    SLOW,
+  );
+
+  it(
+    'counts a client by context.ip, the address Netlify saw: a forged X-Forwarded-For changes nothing',
+    async () => {
+      const first = remaining(await request(`${netlify.url}/api/v1`, { from: '127.0.0.3' }));
+      expect(first).toBe(999);
+      const forged = await request(`${netlify.url}/api/v1`, {
+        from: '127.0.0.3',
+        headers: { 'x-forwarded-for': '198.51.100.1', 'x-real-ip': '198.51.100.2' },
+      });
+      expect(remaining(forged)).toBe(first - 1);
+      // Another connection address is another client, with a count of its own.
+      expect(remaining(await request(`${netlify.url}/api/v1`, { from: '127.0.0.4', headers: { 'x-forwarded-for': '127.0.0.3' } }))).toBe(
+        999,
+      );
+    },
+    SLOW,
+  );
+});

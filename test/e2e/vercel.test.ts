@@ -1,0 +1,127 @@
+/**
+ * Vercel: `vercel dev --local` (the platform's own local server, no login or link) serves the catch-all
+ * function of deploy/vercel/ on exactly the paths its vercel.json routes; any other path is Vercel's
+ * own 404. `vercel dev` starts a fresh function process per request (seconds each on a busy machine),
+ * so the quota is counted in a real Redis, as it would be across a deployment's instances, and the
+ * file asks for few function requests.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isServedPath } from '../../src/routes.ts';
+import { sleep } from '../support/e2e.ts';
+import { frame } from '../support/mcp.ts';
+import { freePort, startRedis, type RedisServer } from '../support/redis.ts';
+import { ensurePlatformTools, platformProject, remaining, request, startPlatform, type RunningPlatform } from '../support/platforms.ts';
+
+const UNSERVED = ['/nope', '/api', '/api/v2', '/api/v1/other', '/api/other', '/mcp/other', '/.env', '/index.html'];
+
+/** A few function requests, each a new process. */
+const SLOW = 120_000;
+
+let redis: RedisServer;
+let project: ReturnType<typeof platformProject>;
+let vercel: RunningPlatform;
+
+beforeAll(async () => {
+  await ensurePlatformTools();
+  redis = await startRedis();
+  project = platformProject('vercel');
+  const port = await freePort();
+  // The function's variables, as the project's environment variables would give them on Vercel.
+  const env = { REDIS_URL: redis.url(), RATE_LIMIT_QUOTA: '1000', RATE_LIMIT_WINDOW_SECONDS: '3600' };
+  vercel = await startPlatform('vercel', ['dev', '--local', '--yes', '--listen', `127.0.0.1:${port}`], {
+    cwd: project.dir,
+    env,
+    ready: /Ready! Available at (http:\/\/\S+)/,
+  });
+}, 180_000);
+
+afterAll(async () => {
+  await vercel?.stop();
+  await redis?.dispose();
+  project?.dispose();
+});
+
+describe('Vercel (vercel dev --local)', () => {
+  it(
+    "serves the service on the paths vercel.json routes, with {base} from Vercel's deployment URL",
+    async () => {
+      const root = await request(`${vercel.url}/`, { headers: { host: 'evil.example' } });
+      expect(root.status, vercel.output()).toBe(200);
+      // `vercel dev` sets VERCEL_URL to the address it listens on; a forged Host changes nothing.
+      expect(JSON.parse(root.text).links.api).toBe(`${vercel.url}/api/v1`);
+      const health = await request(`${vercel.url}/api/v1/health`);
+      expect(JSON.parse(health.text)).toMatchObject({ status: 'ok', rateLimitStore: 'redis' });
+      const llms = await request(`${vercel.url}/llms.txt`);
+      expect(llms.status).toBe(200);
+      expect(llms.headers['content-type']).toBe('text/markdown; charset=utf-8');
+      expect(llms.headers['ratelimit-policy']).toBe('"default";q=1000;w=3600');
+    },
+    SLOW,
+  );
+
+  it(
+    'answers MCP with the request body passed through',
+    async () => {
+      const { headers, body } = frame('legacy', 'tools/list');
+      const answer = await request(`${vercel.url}/mcp`, { method: 'POST', headers, body });
+      expect(answer.status).toBe(200);
+      expect(JSON.parse(answer.text).result.tools.map((tool: { name: string }) => tool.name)).toContain('search');
+    },
+    SLOW,
+  );
+
+  it("leaves every other path to Vercel: its own 404, not the service's problem", async () => {
+    for (const path of UNSERVED) {
+      expect(isServedPath(path), path).toBe(false);
+      const answer = await request(`${vercel.url}${path}`);
+      expect(answer.status, path).toBe(404);
+      expect(answer.headers['content-type'], path).not.toMatch(/problem\+json/);
+      expect(answer.headers['ratelimit'], path).toBeUndefined();
+    }
+  });
+
+  it(
+    'counts a client by the address Vercel saw (X-Real-IP): a forged X-Forwarded-For or X-Real-IP changes nothing',
+    async () => {
+      const first = remaining(await request(`${vercel.url}/api/v1`, { from: '127.0.0.3' }));
+      expect(first).toBe(999);
+      const forged = await request(`${vercel.url}/api/v1`, {
+        from: '127.0.0.3',
+        headers: { 'x-forwarded-for': '198.51.100.1', 'x-real-ip': '198.51.100.2' },
+      });
+      expect(remaining(forged)).toBe(first - 1);
+      const again = await request(`${vercel.url}/api/v1`, { from: '127.0.0.3', headers: { 'x-forwarded-for': '198.51.100.3' } });
+      expect(remaining(again)).toBe(first - 2);
+      // Another connection address is another client, with a count of its own.
+      expect(remaining(await request(`${vercel.url}/api/v1`, { from: '127.0.0.4' }))).toBe(999);
+    },
+    SLOW,
+  );
+});
+
+describe('Vercel with a bad variable', () => {
+  it(
+    'fails the invocation with the one-block message naming the variable, and no stack trace',
+    async () => {
+      const port = await freePort();
+      const refusing = await startPlatform('vercel', ['dev', '--local', '--yes', '--listen', `127.0.0.1:${port}`], {
+        cwd: project.dir,
+        env: { RATE_LIMIT_QUOTA: 'lots' },
+        ready: /Ready! Available at (http:\/\/\S+)/,
+      });
+      try {
+        const answer = await request(`${refusing.url}/api/v1`);
+        expect(answer.status).toBe(500);
+        expect(answer.headers['ratelimit']).toBeUndefined();
+        for (let tries = 0; tries < 50 && !refusing.output().includes('RATE_LIMIT_QUOTA'); tries++) await sleep(100);
+        expect(refusing.output()).toContain('Invalid configuration:\n  RATE_LIMIT_QUOTA="lots": must be a whole number');
+        // What follows the block is the next log line, not a stack trace (the CLI's own messages may carry theirs).
+      const after = refusing.output().slice(refusing.output().indexOf('Invalid configuration:')).split('\n').slice(2, 4);
+      expect(after.filter((line) => /^\s+at /.test(line))).toEqual([]);
+      } finally {
+        await refusing.stop();
+      }
+    },
+    SLOW,
+  );
+});
