@@ -97,7 +97,7 @@ export async function coldStart(runtime: RuntimeName): Promise<ColdStart> {
 /**
  * The serverless entries: every start-up bundle (scripts/bundle.mjs) but the runtimes' servers, the bin and the Worker.
  * Each runs as its platform would load it (Deno for a `deno-*` entry, Node otherwise): imported by
- * bench/baseline/first-answer.mjs, which asks its fetch-style export for GET /api/v1/product and
+ * bench/baseline/first-answer.mjs, which asks it for GET /api/v1/product as its platform would and
  * prints the 200, against the same probe on a fetch hello world.
  */
 export function serverlessEntries(): string[] {
@@ -108,7 +108,8 @@ export function serverlessEntries(): string[] {
 /** Spawn to the probe's line announcing its first 200 (the probe then waits to be stopped). */
 async function spawnToAnswer(cmd: [string, string[]]): Promise<FirstAnswer> {
   const t0 = performance.now();
-  const probe = await start(...cmd, { cpu: config.serverCpu, ready: /^First answer (200)$/m });
+  // PUBLIC_BASE_URL: the platforms' entries require it, as nothing else names their URL.
+  const probe = await start(...cmd, { cpu: config.serverCpu, env: { PUBLIC_BASE_URL: 'https://api.example.com', RATE_LIMIT_QUOTA: QUOTA }, ready: /^First answer (200)$/m });
   const answer = { wall: performance.now() - t0, cpu: threadsCpuMs(probe.pid) };
   await probe.stop();
   return answer;

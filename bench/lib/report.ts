@@ -165,7 +165,7 @@ export function renderReport(report: Report): string {
     out.push(
       '',
       'Each runtime runs its start-up bundle from `npm run build` (dist/start/, one minified file and the chunks loaded on first use), ' +
-        'the hello world the smallest server of the same runtime. A serverless entry is imported by a probe that asks its fetch export once, ' +
+        'the hello world the smallest server of the same runtime. A serverless entry is imported by a probe that asks it once as its platform would (bench/baseline/first-answer.mjs), ' +
         'against the same probe on a fetch hello world. CPU counts every thread of the server process until its first 200 (from /proc): ' +
         'other work on the machine moves it far less than the wall time. The first MCP answer is spawn to a tools/call result (the SDK loads then).',
     );
