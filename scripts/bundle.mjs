@@ -8,8 +8,9 @@
  * Run by `npm run build` (`node scripts/bundle.mjs OUTDIR`); the end-to-end tests bundle into
  * node_modules/.cache/ with the assets module beside them.
  *
- * Left out, and so resolved from node_modules at run time: the runtimes' own modules and the
- * optional peer dependencies, whose absence the code reports by name (src/optional.ts).
+ * Left out, and so resolved from node_modules at run time: the runtimes' own modules, the MCP SDK
+ * (loaded on the first MCP request) and the optional peer dependencies, whose absence the code
+ * reports by name (src/optional.ts).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -19,6 +20,12 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 /** The optional peer dependencies (Redis client, verify's, OpenTelemetry's): found at run time, when installed. */
 export const OPTIONAL_PEERS = Object.keys(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).peerDependencies ?? {});
+
+/**
+ * The MCP SDK and its schema library load on the first MCP request, never at start: bundling them
+ * would only put a second copy (about 0.5 MB) beside the installed one.
+ */
+const LOADED_ON_USE = ['@modelcontextprotocol/server', '@modelcontextprotocol/core', 'zod'];
 
 /** The files bundled, by the name of their bundle: `src/entry/bun.ts` becomes `OUTDIR/bun.js`, `src/cli.ts` `OUTDIR/cli.js`. */
 export function startFiles() {
@@ -73,7 +80,7 @@ export async function bundle(outdir = join(root, 'dist/start'), { withDocsBodies
     minify: true,
     legalComments: 'linked',
     chunkNames: '[name]-[hash]',
-    external: [...OPTIONAL_PEERS, 'cloudflare:*', 'bun', 'bun:*'],
+    external: [...OPTIONAL_PEERS, ...LOADED_ON_USE, 'cloudflare:*', 'bun', 'bun:*'],
     plugins: [http1Only, sharedDocsBodies],
     logLevel: 'warning',
   });
