@@ -23,28 +23,13 @@ import {
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import type { Agent } from '../agents.ts';
 import { TOOL_NAMES } from '../mcp/tools.ts';
-import { MCP_PROTOCOL_VERSIONS } from '../mcp/versions.ts';
+import { MCP_METHODS, MCP_PROTOCOL_VERSIONS } from '../mcp/versions.ts';
 import pkg from '../../package.json' with { type: 'json' };
 
 const SCOPE = 'product-discovery-api';
 const DAY_MS = 86_400_000;
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'TRACE', 'CONNECT']);
-const MCP_METHODS = new Set([
-  'initialize',
-  'ping',
-  'server/discover',
-  'tools/list',
-  'tools/call',
-  'resources/list',
-  'resources/read',
-  'resources/templates/list',
-  'prompts/list',
-  'prompts/get',
-  'skills/list',
-  'skills/get',
-  'notifications/initialized',
-  'notifications/cancelled',
-]);
+const MCP_METHOD_NAMES = new Set(MCP_METHODS);
 /** HTTP semantic conventions: a method outside the known ones is `_OTHER`. */
 const OTHER = '_OTHER';
 // The HTTP semantic conventions' advised buckets for http.server.request.duration, in seconds.
@@ -144,7 +129,7 @@ export function createInstruments({ tracerProvider, meterProvider, storeKind, re
         },
         async mcpMessage(message: unknown, protocolVersion: string | undefined, answer: () => Promise<Response>): Promise<Response> {
           const { method: mcpMethod, params, id } = (message ?? {}) as { method?: unknown; params?: { name?: unknown; protocolVersion?: unknown }; id?: unknown };
-          const methodName = typeof mcpMethod === 'string' && MCP_METHODS.has(mcpMethod) ? mcpMethod : OTHER;
+          const methodName = typeof mcpMethod === 'string' && MCP_METHOD_NAMES.has(mcpMethod) ? mcpMethod : OTHER;
           const tool = methodName === 'tools/call' ? (tools.has(params?.name as string) ? (params!.name as string) : OTHER) : undefined;
           const version = [protocolVersion, params?.protocolVersion].find((value) => revisions.has(value as string)) as string | undefined;
           const attributes = {

@@ -4,26 +4,15 @@
  * of MCP read methods to /mcp). The first 429 stops the run.
  */
 import pkg from '../../package.json' with { type: 'json' };
+import { MCP_METHODS } from '../mcp/versions.ts';
 
 /** Well under the default quota (120 a minute), so a run never locks out the client it runs from. */
 export const MAX_REQUESTS = 60;
 const TIMEOUT_MS = 10_000;
 export const USER_AGENT = `product-discovery-verify/${pkg.version}`;
 
-/** The JSON-RPC methods of an MCP read (tools are called only when annotated read-only). */
-const MCP_READS = new Set([
-  'initialize',
-  'notifications/initialized',
-  'server/discover',
-  'ping',
-  'tools/list',
-  'tools/call',
-  'resources/list',
-  'resources/read',
-  'resources/templates/list',
-  'prompts/list',
-  'prompts/get',
-]);
+/** The JSON-RPC methods verify may send: the service's, all reads (tools are called only when annotated read-only). */
+const MCP_READS = new Set(MCP_METHODS);
 
 export interface Answer {
   method: string;
