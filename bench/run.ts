@@ -1,6 +1,7 @@
 /**
  * @module `npm run bench`: throughput of the service against a bare baseline on Bun, Deno and Node,
- * cold start, memory under many clients, and the Redis store against the memory store.
+ * cold start (each runtime's start-up bundle and each serverless entry's), CPU per request in
+ * workerd, memory under many clients, and the Redis store against the memory store.
  *
  * Not a test: nothing here asserts; it prints figures and ratios, writes them to docs/performance.md (between
  * the bench markers) and the raw numbers to bench/results/. Ratios from one interleaved run are the
@@ -8,7 +9,7 @@
  *
  * Environment knobs (defaults in brackets): BENCH_RUNTIMES [bun,deno,node], BENCH_ROUNDS [4],
  * BENCH_SECONDS [2], BENCH_CONNECTIONS [32], BENCH_COLD_RUNS [5], BENCH_RSS_REQUESTS [1000000],
- * BENCH_SKIP (any of http,cold,rss,dispatch,redis), BENCH_SCENARIOS (ids of the HTTP rows to run, e.g.
+ * BENCH_SKIP (any of http,cold,workers,rss,dispatch,redis), BENCH_SCENARIOS (ids of the HTTP rows to run, e.g.
  * product,mcp2025; a row measured against another brings that one along), BENCH_AUTOCANNON=1
  * (force autocannon), BENCH_NO_APT=1.
  * docs/performance.md is rewritten only by a full run (all runtimes, nothing skipped, every row).
@@ -16,7 +17,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
-import { coldStart } from './lib/coldstart.ts';
+import { coldStart, serverlessColdStart, serverlessEntries } from './lib/coldstart.ts';
 import { config, fullRun, log, runtimes, skip, started } from './lib/config.ts';
 import { inproc, redisVsMemory } from './lib/inproc.ts';
 import { ensureLoadTool } from './lib/load.ts';
@@ -26,6 +27,7 @@ import { renderReport, type Report } from './lib/report.ts';
 import { LABEL, RUNTIMES, version, type RuntimeName } from './lib/runtimes.ts';
 import { selectedScenarios } from './lib/scenarios.ts';
 import { httpRuntime } from './lib/throughput.ts';
+import { workersCpu } from './lib/workers.ts';
 
 async function main() {
   // Node serves the build in dist/, as `npm run start:node` does.
@@ -50,6 +52,16 @@ async function main() {
       log(`${LABEL[runtime]}: cold start, ${config.coldRuns} runs`);
       report.cold.push(await coldStart(runtime));
     }
+    for (const entry of serverlessEntries()) {
+      log(`${entry}: cold start of its bundle, ${config.coldRuns} runs`);
+      const cold = await serverlessColdStart(entry);
+      // A helper module beside the entries (nothing to ask) gets no row.
+      if (!cold.error?.includes('nothing to ask')) report.cold.push(cold);
+    }
+  }
+  if (!skip.has('workers')) {
+    log('Workers: CPU per request in workerd (Miniflare)');
+    report.workers = await workersCpu();
   }
   if (!skip.has('rss')) {
     log(`Node in-process: ${config.rssRequests.toLocaleString('en-US')} requests over ${config.rssClients.toLocaleString('en-US')} client addresses`);

@@ -1,7 +1,8 @@
 /**
  * @module `npm run build`: the docs page's assets (`npm run build:docs`), then src/ compiled to dist/
  * (tsconfig.build.json) with the repository's TypeScript, then Swagger UI's licences beside the
- * assets in dist/ and the facts file's JSON Schema (dist/schemas/facts.json). Plain JavaScript, so
+ * assets in dist/, the facts file's JSON Schema (dist/schemas/facts.json) and the start-up bundles
+ * (dist/start/, scripts/bundle.mjs). Plain JavaScript, so
  * it runs where no TypeScript loader is installed.
  *
  * The build is written into a directory of its own and renamed into place, one build at a time (a
@@ -21,7 +22,7 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const TOOLS = ['typescript', '@types/node', 'tsx', 'swagger-ui-dist'];
+const TOOLS = ['typescript', '@types/node', 'tsx', 'swagger-ui-dist', 'esbuild'];
 const installed = TOOLS.every((name) => existsSync(join(root, 'node_modules', name, 'package.json')));
 
 if (!installed) {
@@ -55,7 +56,7 @@ function sourcesKey() {
     else hash.update(`${relative(root, path)}\0`).update(readFileSync(path));
   };
   for (const path of ['src', 'scripts', 'package.json', 'tsconfig.json', 'tsconfig.build.json']) add(join(root, path));
-  for (const tool of ['typescript', 'swagger-ui-dist']) add(join(root, 'node_modules', tool, 'package.json'));
+  for (const tool of ['typescript', 'swagger-ui-dist', 'esbuild']) add(join(root, 'node_modules', tool, 'package.json'));
   return hash.digest('hex');
 }
 
@@ -115,6 +116,7 @@ function build(key) {
     node(join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json', '--outDir', out);
     cpSync(join(root, 'src/docs/generated/licences'), join(out, 'docs/generated/licences'), { recursive: true });
     node('--import', 'tsx', 'scripts/write-facts-schema.ts', join(out, 'schemas/facts.json'));
+    node('scripts/bundle.mjs', join(out, 'start'));
     // Two renames: a process already serving from dist/ keeps the modules it loaded.
     if (existsSync(DIST)) renameSync(DIST, old);
     renameSync(out, DIST);

@@ -200,11 +200,16 @@ async function verify(url: string, json: boolean, io: Io): Promise<number> {
     io.err(`product-discovery verify: ${JSON.stringify(url)} is not an http or https URL, e.g. https://api.example.com`);
     return 2;
   }
-  const { formatReport, reportJson, verify: run } = await import('./verify/index.ts');
+  const [{ formatReport, reportJson, verify: run }, { StartupError }] = await Promise.all([import('./verify/index.ts'), import('./startup-error.ts')]);
   let report;
   try {
     report = await run(url);
   } catch (error) {
+    // A package verify needs is not installed: the message names it and the install command.
+    if (error instanceof StartupError) {
+      io.err(error.message);
+      return 2;
+    }
     io.err(`product-discovery verify: cannot reach ${url}: ${unreachable(error, new URL(url))}`);
     return 1;
   }

@@ -142,7 +142,8 @@ export async function createHandler(options: HandlerOptions): Promise<Handler> {
         const answered = await surface.mcp(request, target.headers, limits, observed);
         return typeof answered === 'string' ? problem(request, target, answered, limits) : answered;
       }
-      return respond(request, target.document!, limits);
+      const document = target.document!();
+      return respond(request, document instanceof Promise ? await document : document, limits);
     } catch (error) {
       const id = requestId ?? crypto.randomUUID();
       log({ level: 'error', event: 'request_failed', requestId: id, method, path, error: errorField(error) });

@@ -86,8 +86,12 @@ export function headerBuilder(fixed: HeaderRecord, assembly = ASSEMBLY): HeaderB
 export interface Prepared {
   status: number;
   identity: Variant;
-  /** The same representation gzip-coded, when it is large enough to be worth it. */
-  gzip?: Variant;
+  /**
+   * The same representation gzip-coded, when it is large enough to be worth it: coded for the first
+   * request that accepts it (the first CompressionStream costs several ms of a cold start on Node),
+   * then the same variant itself.
+   */
+  gzip?: () => Variant | Promise<Variant>;
   /** For a document with other representations: the one to send for the request's Accept. */
   choose?: (accept: string | null) => Prepared;
 }
@@ -151,11 +155,8 @@ export async function prepareDocument(
   if (body.byteLength < GZIP_THRESHOLD_BYTES) return { status: 200, identity: await documentVariant(body, typed) };
   typed.Vary = typed.Vary ? `${typed.Vary}, Accept-Encoding` : 'Accept-Encoding';
   // RFC 9110 section 8.8.3: each content coding is a different representation with its own strong ETag.
-  const [identity, coded] = await Promise.all([
-    documentVariant(body, typed),
-    gzip(body).then((bytes) => documentVariant(bytes, mergeHeaders(typed, { 'Content-Encoding': 'gzip' }))),
-  ]);
-  return { status: 200, identity, gzip: coded };
+  const coded = once(async () => documentVariant(await gzip(body), mergeHeaders(typed, { 'Content-Encoding': 'gzip' })));
+  return { status: 200, identity: await documentVariant(body, typed), gzip: coded };
 }
 
 /** An answer that is neither compressed nor conditional (a problem): its body and headers made once. */
@@ -187,12 +188,32 @@ export function negotiated(representations: Map<string, Prepared>): Prepared {
   return { ...representations.get(types[0])!, choose: (accept) => representations.get(choose(accept))! };
 }
 
+/** Builds on the first call; later calls get the value itself. A failed build is not kept: the next call tries again. */
+export function once<T>(build: () => Promise<T>): () => T | Promise<T> {
+  let value: T | undefined;
+  let pending: Promise<T> | undefined;
+  return () =>
+    value ??
+    (pending ??= build().then(
+      (built) => (value = built),
+      (error: unknown) => {
+        pending = undefined;
+        throw error;
+      },
+    ));
+}
+
 /** Chooses the representation and the coding, answers a conditional GET with 304 and a HEAD with no body; `extra` varies per request. */
-export function respond(request: Request, prepared: Prepared, extra: HeaderRecord): Response {
+export function respond(request: Request, prepared: Prepared, extra: HeaderRecord): Response | Promise<Response> {
   if (prepared.choose) prepared = prepared.choose(request.headers.get('accept'));
-  const chosen = prepared.gzip && acceptsGzip(request.headers.get('accept-encoding')) ? prepared.gzip : prepared.identity;
+  if (!prepared.gzip || !acceptsGzip(request.headers.get('accept-encoding'))) return send(request, prepared.status, prepared.identity, extra);
+  const coded = prepared.gzip();
+  return coded instanceof Promise ? coded.then((variant) => send(request, prepared.status, variant, extra)) : send(request, prepared.status, coded, extra);
+}
+
+function send(request: Request, status: number, chosen: Variant, extra: HeaderRecord): Response {
   if (chosen.etag && matchesIfNoneMatch(request.headers.get('if-none-match'), chosen.etag)) {
     return new Response(null, { status: 304, headers: chosen.buildNotModified!(extra) });
   }
-  return new Response(request.method === 'HEAD' ? null : chosen.body, { status: prepared.status, headers: chosen.build(extra) });
+  return new Response(request.method === 'HEAD' ? null : chosen.body, { status, headers: chosen.build(extra) });
 }

@@ -2,16 +2,17 @@
  * @module Everything served that does not depend on the request, built once from the settings and
  * the facts: for every exact path its route, its header sets, its document serialised, hashed and
  * compressed, and its problem answers; the health answer; the MCP endpoint. Building it again from
- * new facts swaps all of them together.
+ * new facts swaps all of them together. Each path's part is made on its first request, not at
+ * start: a serverless instance answers its first request sooner and builds only what it serves.
  */
 import pkg from '../package.json' with { type: 'json' };
 import type { DeprecationNotice } from './deprecation.ts';
 import { pathHeaders, type HeaderSettings, type PathHeaders } from './headers.ts';
 import { loadDocsAssetBodies } from './docs/assets.ts';
 import { prepareSkill } from './discovery/skill.ts';
-import { negotiated, prepareDocument, prepareFixed, type Prepared } from './http.ts';
+import { negotiated, once, prepareDocument, prepareFixed, type Prepared } from './http.ts';
 import { createMcpHttpEndpoint, type McpHttpEndpoint, type McpOptions } from './mcp/endpoint.ts';
-import { describeResources } from './mcp/resources.ts';
+import { describeResources, resourceInfos } from './mcp/resources.ts';
 import { prepareProblem } from './problems.ts';
 import { API_PATH, contentTypeOf, isV1Path, pathsOf, type BuildContext, type Builder, type Route } from './route.ts';
 import { ROUTES, servedRoutes } from './routes.ts';
@@ -30,8 +31,8 @@ export interface Settings extends HeaderSettings {
 export interface Target {
   route?: Route;
   headers: PathHeaders;
-  /** The GET and HEAD answer of a document route. */
-  document?: Prepared;
+  /** The GET and HEAD answer of a document route: built on first use, then the same answer itself (no promise). */
+  document?: () => Prepared | Promise<Prepared>;
   /** The answer of a problem without per-request members, prepared on first use. */
   problem(code: ProblemCode): Prepared;
 }
@@ -47,7 +48,13 @@ export interface Surface {
   asset(path: string): Promise<Prepared>;
 }
 
-function target(settings: Settings, headers: PathHeaders, route?: Route, document?: Prepared): Target {
+/** A value made on first use, for what is built without waiting. */
+function memo<T>(make: () => T): () => T {
+  let value: T | undefined;
+  return () => (value ??= make());
+}
+
+function target(settings: Settings, headers: PathHeaders, route?: Route, document?: Target['document']): Target {
   const problems = new Map<ProblemCode, Prepared>();
   return {
     route,
@@ -83,12 +90,12 @@ async function prepareRoute(route: Route, answer: Builder, context: BuildContext
  * The docs page's files, prepared on the first request for each: they do not depend on the facts,
  * so a reload keeps them, and a process that never serves them never loads their bytes.
  */
-function assetAnswers(targets: Map<string, Target>): (path: string) => Promise<Prepared> {
+function assetAnswers(targetAt: (path: string) => Target | undefined): (path: string) => Promise<Prepared> {
   const prepared = new Map<string, Promise<Prepared>>();
   return (path) => {
     let answer = prepared.get(path);
     if (!answer) {
-      const { route, headers } = targets.get(path)!;
+      const { route, headers } = targetAt(path)!;
       const params = pathsOf(route!).find((each) => each.path === path)!.params;
       answer = loadDocsAssetBodies().then((bodies) =>
         prepareDocument(bodies.get(path)!, { contentType: contentTypeOf(route!, params), headers: headers.document }),
@@ -116,29 +123,39 @@ export async function buildSurface(settings: Settings, facts: Product, previous?
     securityContact: settings.securityContact,
     builtAt: new Date(),
   };
-  const targets = new Map<string, Target>();
+  // Each path's target (its header sets) is made when the path is first asked for.
+  const targets = new Map<string, () => Target>();
   for (const route of servedRoutes(settings)) {
     for (const { path, params } of pathsOf(route)) {
-      const headers = pathHeaders(settings, path, route);
-      const { answer } = route;
-      const document = typeof answer === 'function' ? await prepareRoute(route, answer, context, params, headers, settings) : undefined;
-      targets.set(path, target(settings, headers, route, document));
+      targets.set(
+        path,
+        memo(() => {
+          const headers = pathHeaders(settings, path, route);
+          const { answer } = route;
+          const document = typeof answer === 'function' ? once(() => prepareRoute(route, answer, context, params, headers, settings)) : undefined;
+          return target(settings, headers, route, document);
+        }),
+      );
     }
   }
+  const targetAt = (path: string) => targets.get(path)?.();
   // Unknown paths under /api/v1 carry its deprecation notice; the others do not.
-  const unknownV1 = target(settings, pathHeaders(settings, `${API_PATH}/unknown`));
-  const unknown = target(settings, pathHeaders(settings, '/unknown'));
+  const unknownV1 = memo(() => target(settings, pathHeaders(settings, `${API_PATH}/unknown`)));
+  const unknown = memo(() => target(settings, pathHeaders(settings, '/unknown')));
 
-  const bodyOf = (path: string) => targets.get(path)!.document!.identity.body;
-  const resources = describeResources(settings.base, facts, bodyOf);
+  // The MCP resources are the bodies REST serves: built with them, when the SDK is first loaded.
+  const resources = async () => {
+    const paths = resourceInfos(settings.base, facts).map(({ path }) => path);
+    const bodies = new Map(await Promise.all(paths.map(async (path) => [path, (await targetAt(path)!.document!()).identity.body] as const)));
+    return describeResources(settings.base, facts, (path) => bodies.get(path)!);
+  };
 
   const healthRoute = ROUTES.find((route) => route.answer === 'health')!;
-  const healthHeaders = targets.get(healthRoute.path)!.headers.document;
   const served = { reviewedOn: facts.product.reviewedOn, loadedAt: new Date().toISOString() };
   const healthOf = (health: Omit<Health, 'facts' | 'version'>) =>
-    prepareDocument({ ...health, version: pkg.version, facts: served }, { contentType: contentTypeOf(healthRoute), headers: healthHeaders });
+    prepareDocument({ ...health, version: pkg.version, facts: served }, { contentType: contentTypeOf(healthRoute), headers: targetAt(healthRoute.path)!.headers.document });
   const store = { rateLimitStore: settings.storeKind, redisMode: settings.redisMode };
-  const healthy = await healthOf({ status: 'ok', ...store });
+  const healthy = once(() => healthOf({ status: 'ok', ...store }));
   // Probes repeat while a store is down: the answer is built once per reason, not per probe.
   let degraded: { reason: string; answer: Promise<Prepared> } | undefined;
   const degradedFor = (reason: string) =>
@@ -148,9 +165,9 @@ export async function buildSurface(settings: Settings, facts: Product, previous?
 
   return {
     facts,
-    targetOf: (path) => targets.get(path) ?? (isV1Path(path) ? unknownV1 : unknown),
-    health: (failure) => (failure ? degradedFor(failure) : Promise.resolve(healthy)),
+    targetOf: (path) => targetAt(path) ?? (isV1Path(path) ? unknownV1() : unknown()),
+    health: (failure) => (failure ? degradedFor(failure) : Promise.resolve(healthy())),
     mcp: createMcpHttpEndpoint(facts, { name: context.name, version: pkg.version, skill: context.skill }, resources, settings.mcp, settings.base),
-    asset: previous?.asset ?? assetAnswers(targets),
+    asset: previous?.asset ?? assetAnswers(targetAt),
   };
 }

@@ -9,7 +9,7 @@ const request = (method = 'GET') => new Request(`${BASE}/x`, { method });
 
 describe('prepareProblem (RFC 9457)', () => {
   it.each(PROBLEM_CODES)('answers %s with a valid problem body, its status and its headers', async (code) => {
-    const response = respond(request(), prepareProblem(BASE, code, { 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'no-store' }), { RateLimit: 'r' });
+    const response = await respond(request(), prepareProblem(BASE, code, { 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'no-store' }), { RateLimit: 'r' });
     expect(response.headers.get('content-type')).toBe('application/problem+json; charset=utf-8');
     expect(response.headers.get('cache-control')).toBe('no-store');
     expect(response.headers.get('x-content-type-options')).toBe('nosniff');
@@ -23,19 +23,19 @@ describe('prepareProblem (RFC 9457)', () => {
 
   it('adds per-request members without changing the fixed ones', async () => {
     const members = { 'violated-policies': ['default'], instance: 'urn:uuid:1' };
-    const response = respond(request(), prepareProblem(BASE, 'rate_limited', {}, members), {});
+    const response = await respond(request(), prepareProblem(BASE, 'rate_limited', {}, members), {});
     const body = await response.json();
     expect(response.status).toBe(429);
     expect(body['violated-policies']).toEqual(['default']);
     expect(body.instance).toBe('urn:uuid:1');
     expect(body.title).toBe('Too many requests');
-    expect((await respond(request(), prepareProblem(BASE, 'rate_limited', {}), {}).json()).instance).toBeUndefined();
+    expect((await (await respond(request(), prepareProblem(BASE, 'rate_limited', {}), {})).json()).instance).toBeUndefined();
   });
 
   it('answers HEAD with no body and the GET length', async () => {
     const prepared = prepareProblem(BASE, 'api_route_not_found', {});
-    const get = respond(request(), prepared, {});
-    const head = respond(request('HEAD'), prepared, {});
+    const get = await respond(request(), prepared, {});
+    const head = await respond(request('HEAD'), prepared, {});
     expect(await head.text()).toBe('');
     expect(head.headers.get('content-length')).toBe(get.headers.get('content-length'));
   });

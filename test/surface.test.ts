@@ -14,12 +14,14 @@ const settings: Settings = {
 const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
 
 describe('the surface built from the facts', () => {
-  it('prepares every document of the route table once, with its path headers', async () => {
+  it('prepares every document of the route table once, on first use, with its path headers', async () => {
     const surface = await buildSurface(settings, sampleFacts());
     const product = surface.targetOf('/api/v1/product');
     expect(product.route?.path).toBe('/api/v1/product');
-    expect(JSON.parse(text(product.document!.identity.body))).toEqual(sampleFacts());
-    expect(product.document!.identity.headers).toMatchObject({ 'Cache-Control': 'public, max-age=60', 'Content-Type': 'application/json; charset=utf-8' });
+    const document = await product.document!();
+    expect(JSON.parse(text(document.identity.body))).toEqual(sampleFacts());
+    expect(product.document!(), 'built once, then the answer itself').toBe(document);
+    expect(document.identity.headers).toMatchObject({ 'Cache-Control': 'public, max-age=60', 'Content-Type': 'application/json; charset=utf-8' });
     expect(surface.targetOf('/problems/rate_limited').document).toBeDefined();
     expect(surface.targetOf('/api/v1/health').document, 'health is answered per request').toBeUndefined();
     expect(surface.targetOf('/mcp').document).toBeUndefined();

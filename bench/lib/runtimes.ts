@@ -11,23 +11,26 @@ export const LABEL: Record<RuntimeName, string> = { bun: 'Bun', deno: 'Deno', no
 const BUN = join(ROOT, 'node_modules/.bin/bun');
 const DENO = join(ROOT, 'node_modules/.bin/deno');
 
-/** The command line that runs a file the way the project runs it: TypeScript directly on Bun and Deno; compiled JavaScript as is on Node, TypeScript through tsx. */
-export function command(runtime: RuntimeName, file: string, nodeFlags: string[] = []): [string, string[]] {
+/** The command line that runs a file the way the project runs it: TypeScript directly on Bun and Deno, through tsx on Node; JavaScript as it is. */
+export function command(runtime: RuntimeName, file: string, nodeFlags: string[] = [], args: string[] = []): [string, string[]] {
   switch (runtime) {
     case 'bun':
-      return [BUN, [file]];
+      return [BUN, [file, ...args]];
     case 'deno':
-      return [DENO, ['run', '--allow-net', '--allow-env', '--allow-read', '--allow-sys', file]];
+      return [DENO, ['run', '--allow-net', '--allow-env', '--allow-read', '--allow-sys', file, ...args]];
     case 'node':
-      return [process.execPath, file.endsWith('.ts') ? [...nodeFlags, '--import', 'tsx', file] : [...nodeFlags, file]];
+      return [process.execPath, [...nodeFlags, ...(file.endsWith('.ts') ? ['--import', 'tsx'] : []), file, ...args]];
   }
 }
 
+/** The start-up bundles `npm run build` writes (scripts/bundle.mjs). */
+export const START_DIR = 'dist/start';
+
+/** What a deployment runs: the runtime's start-up bundle (the bin's `serve` and `npm run start:node` run Node's). */
 export const ENTRY: Record<RuntimeName, string> = {
-  bun: 'src/entry/bun.ts',
-  deno: 'src/entry/deno.ts',
-  // What `npm run start:node` and the `product-discovery` bin run: the build in dist/.
-  node: 'dist/entry/node.js',
+  bun: `${START_DIR}/bun.js`,
+  deno: `${START_DIR}/deno.js`,
+  node: `${START_DIR}/node.js`,
 };
 
 export const SERVICE_READY = /Serving .* on (http:\/\/\S+)/;

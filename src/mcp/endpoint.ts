@@ -30,12 +30,14 @@ export type McpHttpEndpoint = (request: Request, headers: PathHeaders, limits: H
 export function createMcpHttpEndpoint(
   facts: Product,
   info: ServerInfo,
-  resources: readonly McpResource[],
+  /** The resources, or how to build them (when the SDK is first loaded). */
+  resources: readonly McpResource[] | (() => Promise<readonly McpResource[]>),
   { allowedOrigins, maxBodyBytes }: McpOptions,
   /** `{base}`: the documents of the search and fetch tools link to it. */
   base: string,
   /** The SDK's endpoint; by default server.ts's, loaded on first use. */
-  load: () => Promise<McpEndpoint> = async () => (await import('./server.ts')).createMcpEndpoint(facts, info, resources, base),
+  load: () => Promise<McpEndpoint> = async () =>
+    (await import('./server.ts')).createMcpEndpoint(facts, info, typeof resources === 'function' ? await resources() : resources, base),
 ): McpHttpEndpoint {
   const replay = new ReplayCache();
   let sdk: Promise<McpEndpoint> | undefined;

@@ -7,13 +7,14 @@
 import { withDefaults } from '../defaults.ts';
 import type { HeaderRecord } from '../headers.ts';
 import type { Logger } from '../log.ts';
+import { importOptional } from '../optional.ts';
 import type { ProblemMembers } from '../problems.ts';
 import { addressKey, clientAddress, type ClientTrust } from './client.ts';
 import { policyFields, stateFields } from './fields.ts';
 import { Limiter, type Quota, type RateLimitState } from './limiter.ts';
 import { MemoryStore } from './memory.ts';
 import { checkPolicies, policyMatcher, type PolicyInput } from './policies.ts';
-import { redisTargetOf, type RedisChoice, type RedisTarget } from './redis-target.ts';
+import { redisTargetOf, type RedisChoice, type RedisMode, type RedisTarget } from './redis-target.ts';
 import type { CounterStore } from './store.ts';
 
 export interface RateLimitOptions extends RedisChoice {
@@ -59,7 +60,8 @@ export interface RateLimit {
 
 /** The shared store the options name, if any; each client is loaded only by a service that uses it. */
 async function sharedStore(options: RateLimitOptions, target: RedisTarget | undefined): Promise<CounterStore | undefined> {
-  if (target) return (await import('./redis.ts')).createRedisStore(target);
+  // The Redis client is loaded only by a service that uses it, and installed only by one that does.
+  if (target) return (await loadRedis(target.mode)).createRedisStore(target);
   if (options.dynamoDbTable) return (await import('./dynamodb.ts')).createDynamoDbStore(options.dynamoDbTable);
   if (options.denoKv) return (await import('./deno-kv.ts')).createDenoKvStore(options.denoKv);
   return undefined;
@@ -143,3 +145,7 @@ export async function createRateLimit(
     close: () => limiter.close(),
   };
 }
+
+const REDIS_VARIABLE: Record<RedisMode, string> = { standalone: 'REDIS_URL', cluster: 'REDIS_CLUSTER_URLS', sentinel: 'REDIS_SENTINEL_URLS' };
+
+const loadRedis = (mode: RedisMode) => importOptional(() => import('./redis.ts'), ['@redis/client'], `${REDIS_VARIABLE[mode]} (the Redis rate-limit store)`);

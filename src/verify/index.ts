@@ -17,6 +17,7 @@ import { mcpChecks } from './mcp.ts';
 import { staleness } from './ratelimit.ts';
 import { fail, pass, type Check, type Report } from './report.ts';
 import { MAX_REQUESTS, Session, Stop, type Answer } from './session.ts';
+import { importOptional } from '../optional.ts';
 
 export { formatReport, reportJson, type Check, type Report } from './report.ts';
 export { MAX_REQUESTS } from './session.ts';
@@ -31,7 +32,23 @@ export interface VerifyOptions {
 /** If-None-Match is tried on this many paths; HEAD on every path the budget allows. */
 const CONDITIONAL_PATHS = 4;
 
+/** What only verify uses; a production install leaves them out (optional peer dependencies). */
+export const VERIFY_PACKAGES = ['@modelcontextprotocol/client', 'ajv', 'ajv-formats'] as const;
+
+/**
+ * Throws a StartupError naming VERIFY_PACKAGES when one of them is not installed; the later
+ * imports of the checks then come from the module cache.
+ */
+async function loadDependencies(): Promise<void> {
+  await importOptional(
+    () => Promise.all([import('@modelcontextprotocol/client'), import('ajv/dist/2020.js'), import('ajv-formats')]),
+    VERIFY_PACKAGES,
+    'product-discovery verify',
+  );
+}
+
 export async function verify(url: string, options: VerifyOptions = {}): Promise<Report> {
+  await loadDependencies();
   const base = url.replace(/\/+$/, '');
   const session = new Session(base, Math.min(options.maxRequests ?? MAX_REQUESTS, MAX_REQUESTS), options.fetch);
   const checks: Check[] = [];

@@ -57,6 +57,17 @@ describe('the packed tarball', () => {
     expect(stdout.trim()).toBe('FactsFile');
   });
 
+  it('installs for production in at most 30 MB, leaving out the Redis client and what only verify needs', async () => {
+    // What `du -sk` counts: the disk the install takes, as an operator or a serverless bundle sees it.
+    const { stdout } = await execFile('du', ['-sk', join(dir, 'node_modules')]);
+    const megabytes = Number(stdout.split('\t')[0]) / 1024;
+    expect(megabytes).toBeGreaterThan(1);
+    expect(megabytes).toBeLessThanOrEqual(30);
+    for (const optional of ['@redis/client', '@modelcontextprotocol/client', 'ajv', 'ajv-formats']) {
+      expect(() => readFileSync(join(dir, 'node_modules', optional, 'package.json')), optional).toThrow();
+    }
+  });
+
   it('serves a Lambda event through deploy/lambda/index.mjs and the product-discovery-api/lambda export', async () => {
     expect(packed).toEqual(expect.arrayContaining(['dist/entry/lambda.js', 'dist/entry/lambda.d.ts']));
     writeFileSync(join(dir, 'index.mjs'), readFileSync(join(ROOT, 'deploy/lambda/index.mjs')));
@@ -187,11 +198,24 @@ describe('the packed product-discovery bin', () => {
       expect((await send(`${url}/api/v1/health`)).json().version).toBe(pkg.version);
       const mcp = await send(`${url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' });
       expect(mcp.status).toBe(200);
-      // Serving, MCP included, loads none of verify's modules or dependencies (they are imported lazily).
+      // The bin runs the start-up bundle; serving, MCP included, loads none of verify's modules or dependencies (they are imported lazily).
       const loaded = readFileSync(trace, 'utf8');
-      expect(loaded).toContain('/node_modules/@modelcontextprotocol/server/');
-      expect(loaded.split('\n').filter((url) => /\/dist\/verify\/|\/node_modules\/(ajv|ajv-formats|structured-headers|@modelcontextprotocol\/(client|sdk))\//.test(url))).toEqual([]);
-      // verify from the production install: its dependencies (Ajv, both MCP clients) came with it.
+      expect(loaded).toMatch(/\/dist\/start\/cli\.js\n/);
+      expect(loaded).toMatch(/\/dist\/start\/server-\w+\.js\n/);
+      const verifyParts = /\/dist\/verify\/|\/dist\/start\/verify-|\/node_modules\/(ajv|ajv-formats|structured-headers|@modelcontextprotocol\/(client|sdk))\//;
+      expect(loaded.split('\n').filter((url) => verifyParts.test(url))).toEqual([]);
+      // verify from the production install: its packages are left out, and it says which to install.
+      const missing = await execFile(BIN, ['verify', url!, '--json']).catch((error) => error);
+      expect(missing.code).toBe(2);
+      expect(missing.stdout).toBe('');
+      expect(missing.stderr).toBe(
+        'product-discovery verify needs @modelcontextprotocol/client, ajv and ajv-formats, left out of a production install (optional peers):\n' +
+          '  npm install @modelcontextprotocol/client ajv ajv-formats\n',
+      );
+      // Once the command it names has run, verify passes.
+      const env = { ...process.env, npm_config_update_notifier: 'false' };
+      const packages = ['@modelcontextprotocol/client', 'ajv', 'ajv-formats'].map((name) => `${name}@${pkg.devDependencies[name as keyof typeof pkg.devDependencies]}`);
+      await execFile('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', ...packages], { cwd: dir, env });
       const verified = await execFile(BIN, ['verify', url!, '--json']).catch((error) => error);
       const report = JSON.parse(verified.stdout);
       expect(report.checks.filter((check: { ok: boolean }) => !check.ok)).toEqual([]);
@@ -201,6 +225,17 @@ describe('the packed product-discovery bin', () => {
     } finally {
       child.kill('SIGKILL');
     }
+  });
+
+  it('refuses to start with a Redis variable when @redis/client is not installed, naming the package (exit 1)', async () => {
+    const refused = await execFile(BIN, ['serve'], { cwd: dir, env: { PATH: process.env.PATH, PORT: '0', REDIS_URL: 'redis://127.0.0.1:6379' } }).catch(
+      (error) => error,
+    );
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toBe(
+      'REDIS_URL (the Redis rate-limit store) needs @redis/client, left out of a production install (optional peers):\n' +
+        '  npm install @redis/client\n',
+    );
   });
 
   it('prints its version with --version and -v, and its usage with --help and -h, exit 0', async () => {

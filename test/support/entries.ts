@@ -1,11 +1,16 @@
 /**
  * Starts the real runtime entries (Bun, Deno, Node) as child processes on free ports, and the
  * Worker in workerd through `npm run start:workers` (Miniflare), which listens the same way.
+ * Bun, Deno and Node run the start-up bundles (scripts/bundle.mjs), as a deployment does: the
+ * global setup writes them to START_BUNDLES before any test file runs.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+/** Inside the repository, so the optional peers (the Redis client) resolve from its node_modules. */
+export const START_BUNDLES = join(ROOT, 'node_modules/.cache/product-discovery/start');
 export const RUNTIMES = ['bun', 'deno', 'node'] as const;
 /** Every entry the HTTP and MCP contract is checked against: the runtimes and Cloudflare Workers. */
 export const ENTRIES = [...RUNTIMES, 'workers'] as const;
@@ -14,7 +19,7 @@ export type RuntimeName = (typeof ENTRIES)[number];
 const COMMANDS: Record<RuntimeName, (script: string) => string[]> = {
   bun: (script) => ['node_modules/.bin/bun', script],
   deno: (script) => ['node_modules/.bin/deno', 'run', '--allow-net', '--allow-env', '--allow-read', '--allow-sys', script],
-  node: (script) => [process.execPath, '--import', 'tsx', script],
+  node: (script) => [process.execPath, ...(script.endsWith('.ts') ? ['--import', 'tsx'] : []), script],
   // The script is the Worker's module (src/entry/workers.ts), bundled and served by the local runner.
   workers: () => [process.execPath, '--import', 'tsx', 'scripts/serve-workers.ts'],
 };
@@ -27,7 +32,10 @@ export interface RunningEntry {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-export function spawnEntry(runtime: RuntimeName, env: Record<string, string> = {}, script = `src/entry/${runtime}.ts`) {
+/** The file an entry runs by default: the runtime's start-up bundle; the Worker's own module. */
+export const entryScript = (runtime: RuntimeName) => (runtime === 'workers' ? 'src/entry/workers.ts' : relative(ROOT, join(START_BUNDLES, `${runtime}.js`)));
+
+export function spawnEntry(runtime: RuntimeName, env: Record<string, string> = {}, script = entryScript(runtime)) {
   const [command, ...args] = COMMANDS[runtime](script);
   const child = spawn(command!, args, {
     cwd: ROOT,

@@ -1,0 +1,2 @@
+// Cold-start reference for the serverless entries: the smallest fetch-style module.
+export default { fetch: () => new Response('hello') };

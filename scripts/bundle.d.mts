@@ -1,0 +1,4 @@
+/** Types of bundle.mjs (plain JavaScript, so `npm run build` needs no TypeScript loader). */
+export declare const OPTIONAL_PEERS: string[];
+export declare function startFiles(): Record<string, string>;
+export declare function bundle(outdir?: string, options?: { withDocsBodies?: boolean }): Promise<void>;

@@ -1,0 +1,89 @@
+/**
+ * @module The start-up bundles: every runtime entry (src/entry/*.ts) and the bin (src/cli.ts)
+ * bundled by esbuild into one file each under dist/start/, with what only some requests or commands
+ * use (the MCP SDK, the Redis store, verify) split into chunks beside them, loaded on first use. A
+ * cold start then reads one minified file instead of about 80 modules and their packages.
+ * The docs page's 1.9 MB of assets are not copied into the bundles: they import the module the
+ * package already ships, OUTDIR/../docs/generated/bodies.js (in dist/, what tsc compiled).
+ * Run by `npm run build` (`node scripts/bundle.mjs OUTDIR`); the end-to-end tests bundle into
+ * node_modules/.cache/ with the assets module beside them.
+ *
+ * Left out, and so resolved from node_modules at run time: the runtimes' own modules, the MCP SDK
+ * (loaded on the first MCP request) and the optional peer dependencies, whose absence the code
+ * reports by name (src/optional.ts).
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+/** The optional peer dependencies (Redis client, verify's, OpenTelemetry's): found at run time, when installed. */
+export const OPTIONAL_PEERS = Object.keys(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).peerDependencies ?? {});
+
+/**
+ * The MCP SDK and its schema library load on the first MCP request, never at start: bundling them
+ * would only put a second copy (about 0.5 MB) beside the installed one.
+ */
+const LOADED_ON_USE = ['@modelcontextprotocol/server', '@modelcontextprotocol/core', 'zod'];
+
+/** The files bundled, by the name of their bundle: `src/entry/bun.ts` becomes `OUTDIR/bun.js`, `src/cli.ts` `OUTDIR/cli.js`. */
+export function startFiles() {
+  const entries = readdirSync(join(root, 'src/entry'))
+    .filter((file) => file.endsWith('.ts') && !file.endsWith('.d.ts'))
+    .map((file) => [file.slice(0, -'.ts'.length), join(root, 'src/entry', file)]);
+  return Object.fromEntries([...entries, ['cli', join(root, 'src/cli.ts')]]);
+}
+
+/**
+ * The Node entry serves HTTP/1.1 (node:http). @hono/node-server imports node:http2 only to tell
+ * HTTP/2 requests apart, which never come; loading it (and node:tls with it) took about 30 ms of a
+ * Node cold start here, so the bundles get a stand-in that no request is an instance of.
+ */
+const http1Only = {
+  name: 'http1-only',
+  setup(build) {
+    build.onResolve({ filter: /^(node:)?http2$/ }, () => ({ path: 'http2', namespace: 'http1-only' }));
+    build.onLoad({ filter: /.*/, namespace: 'http1-only' }, () => ({
+      contents: 'export class Http2ServerRequest {}\nexport const constants = {};\n',
+      loader: 'js',
+    }));
+  },
+};
+
+/** Chunks sit beside the entries, so this path is right from every file that imports the assets. */
+const DOCS_BODIES = '../docs/generated/bodies.js';
+
+const sharedDocsBodies = {
+  name: 'shared-docs-bodies',
+  setup(build) {
+    build.onResolve({ filter: /\/generated\/bodies(\.ts)?$/ }, () => ({ path: DOCS_BODIES, external: true }));
+  },
+};
+
+/** `withDocsBodies`: also write the assets module the bundles import (dist/ has the one tsc compiled). */
+export async function bundle(outdir = join(root, 'dist/start'), { withDocsBodies = false } = {}) {
+  const { build } = await import('esbuild');
+  if (withDocsBodies) {
+    await build({ entryPoints: [join(root, 'src/docs/generated/bodies.ts')], outfile: join(outdir, DOCS_BODIES), format: 'esm', logLevel: 'warning' });
+  }
+  await build({
+    entryPoints: startFiles(),
+    outdir,
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'es2022',
+    // jsonc-parser's "main" is a UMD build whose requires esbuild cannot follow; its "module" is ESM.
+    mainFields: ['module', 'main'],
+    minify: true,
+    legalComments: 'linked',
+    chunkNames: '[name]-[hash]',
+    external: [...OPTIONAL_PEERS, ...LOADED_ON_USE, 'cloudflare:*', 'bun', 'bun:*'],
+    plugins: [http1Only, sharedDocsBodies],
+    logLevel: 'warning',
+  });
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await bundle(process.argv[2]);
