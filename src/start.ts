@@ -91,6 +91,10 @@ export function readFacts(factsFile: string | undefined, readTextFile: Runtime['
   return factsFile ? loadFacts(factsFile, readTextFile) : Promise.resolve(checkFacts('(shipped sample)', sampleFacts));
 }
 
+/** The URL of a listening address (an IPv6 one in brackets). */
+export const listeningUrl = ({ hostname, port }: { hostname: string; port: number }): string =>
+  `http://${hostname.includes(':') ? `[${hostname}]` : hostname}:${port}`;
+
 /** Reads and checks a facts file as start-up does; a refusal is a StartupError naming every field. */
 export async function loadFacts(path: string, readTextFile: Runtime['readTextFile']): Promise<Product> {
   let text: string;

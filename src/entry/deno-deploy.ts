@@ -4,6 +4,7 @@
  * on Deno Deploy; elsewhere (`deno task serve:deploy`) `{base}` defaults to the listening address.
  */
 import { denoDeploy, platformHandler } from '../platform.ts';
+import { listeningUrl } from '../start.ts';
 import pkg from '../../package.json' with { type: 'json' };
 
 const { promise: listening, resolve: listened } = Promise.withResolvers<string>();
@@ -14,9 +15,9 @@ export default {
     return (await handler)(request, { clientAddress: (info.remoteAddr as Deno.NetAddr).hostname });
   },
   onListen(addr) {
-    const { hostname, port } = addr as Deno.NetAddr;
-    const url = `http://${hostname.includes(':') ? `[${hostname}]` : hostname}:${port}`;
+    const url = listeningUrl(addr as Deno.NetAddr);
     listened(url);
-    void handler.then(() => console.log(`Serving ${pkg.name} ${pkg.version} on ${url} (public base ${Deno.env.get('PUBLIC_BASE_URL') || url})`));
+    const base = Deno.env.get('PUBLIC_BASE_URL') || url;
+    void handler.then(() => console.log(`Serving ${pkg.name} ${pkg.version} on ${url} (public base ${base})`));
   },
 } satisfies Deno.ServeDefaultExport;
