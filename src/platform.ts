@@ -65,6 +65,17 @@ export const denoDeploy = (listening: Promise<string>): Platform => ({
     "set it to your app's production URL or custom domain, such as https://api.example.com.",
 });
 
+/** Cloudflare Workers (src/entry/workers.ts): no binding names the URL clients use (workers.dev, routes, custom domains). */
+export const WORKERS: Platform = {
+  deploymentUrl: () => undefined,
+  unset:
+    ': on Workers it is required, as no binding names the URL clients use; ' +
+    'set it in wrangler.jsonc "vars" to your workers.dev URL or custom domain, such as https://api.example.com.',
+};
+
+/** The refusal when neither PUBLIC_BASE_URL nor the platform's variables give `{base}`. */
+export const baseUrlUnset = (platform: Platform) => new StartupError(`Invalid configuration:\n  PUBLIC_BASE_URL is unset${platform.unset}`);
+
 /**
  * The handler of one instance. A refusal is printed with console.error and the process exits 1: a thrown
  * init error would reach the logs as the runtime formats it (one JSON line on Lambda, where Vercel's and
@@ -73,7 +84,7 @@ export const denoDeploy = (listening: Promise<string>): Platform => ({
 export async function platformHandler(env: Env, platform: Platform): Promise<Handler> {
   try {
     const publicBaseUrl = env.PUBLIC_BASE_URL || platform.deploymentUrl(env);
-    if (!publicBaseUrl) throw new StartupError(`Invalid configuration:\n  PUBLIC_BASE_URL is unset${platform.unset}`);
+    if (!publicBaseUrl) throw baseUrlUnset(platform);
     const options = loadConfig({ ...env, PUBLIC_BASE_URL: typeof publicBaseUrl === 'string' ? publicBaseUrl : undefined });
     const facts = await readFacts(options.factsFile, (path) => readFile(path, 'utf8'));
     return await createHandler({ ...options, publicBaseUrl: await publicBaseUrl, facts });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { afterEach, vi } from 'vitest';
-import { denoDeploy, LAMBDA, NETLIFY, type Platform, platformHandler, VERCEL } from '../src/platform.ts';
+import { denoDeploy, LAMBDA, NETLIFY, type Platform, platformHandler, VERCEL, WORKERS } from '../src/platform.ts';
 
 const quiet = { ACCESS_LOG: 'off' };
 
@@ -85,6 +85,7 @@ describe('platformHandler', () => {
     [VERCEL, {}, 'PUBLIC_BASE_URL is unset and so are VERCEL_PROJECT_PRODUCTION_URL and VERCEL_URL (set by Vercel): set PUBLIC_BASE_URL'],
     [NETLIFY, {}, 'PUBLIC_BASE_URL is unset and so are URL and DEPLOY_PRIME_URL (set by Netlify): set PUBLIC_BASE_URL'],
     [LAMBDA, {}, 'PUBLIC_BASE_URL is unset: on AWS Lambda it is required'],
+    [WORKERS, {}, 'PUBLIC_BASE_URL is unset: on Workers it is required, as no binding names the URL clients use; set it in wrangler.jsonc'],
     [denoDeploy(new Promise(() => {})), { DENO_DEPLOYMENT_ID: 'abc123' }, 'PUBLIC_BASE_URL is unset: on Deno Deploy it is required'],
   ])('refuses to load without a base URL, naming the variables of the platform: %#', async (platform, env, message) => {
     const { code, printed } = await refusal({ ...quiet, ...env }, platform);
