@@ -36,7 +36,7 @@ export async function start(runtime: Runtime): Promise<void> {
     const { telemetry } = options;
     // OpenTelemetry's SDK is loaded only when its variables (or METRICS_PORT) ask for it.
     const providers = telemetry.otlp || telemetry.deno || telemetry.metricsPort ? await (await import('./telemetry/sdk.ts')).startSdk(telemetry, options.host) : undefined;
-    const facts = options.factsFile ? await loadFacts(options.factsFile, runtime.readTextFile) : checkFacts('(shipped sample)', sampleFacts);
+    const facts = await readFacts(options.factsFile, runtime.readTextFile);
 
     // With PORT=0 the base URL is known only once listening, so requests wait for the handler.
     let handler: Handler | undefined;
@@ -85,6 +85,15 @@ export async function start(runtime: Runtime): Promise<void> {
     runtime.exit(1);
   }
 }
+
+/** The facts every entry starts with: FACTS_FILE when set, else the shipped sample. */
+export function readFacts(factsFile: string | undefined, readTextFile: Runtime['readTextFile']): Promise<Product> {
+  return factsFile ? loadFacts(factsFile, readTextFile) : Promise.resolve(checkFacts('(shipped sample)', sampleFacts));
+}
+
+/** The URL of a listening address (an IPv6 one in brackets). */
+export const listeningUrl = ({ hostname, port }: { hostname: string; port: number }): string =>
+  `http://${hostname.includes(':') ? `[${hostname}]` : hostname}:${port}`;
 
 /** Reads and checks a facts file as start-up does; a refusal is a StartupError naming every field. */
 export async function loadFacts(path: string, readTextFile: Runtime['readTextFile']): Promise<Product> {

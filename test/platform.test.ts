@@ -1,8 +1,26 @@
 import { describe, expect, it } from 'vitest';
-import { NETLIFY, platformHandler, VERCEL } from '../src/platform.ts';
-import { StartupError } from '../src/startup-error.ts';
+import { afterEach, vi } from 'vitest';
+import { denoDeploy, LAMBDA, NETLIFY, type Platform, platformHandler, VERCEL, WORKERS } from '../src/platform.ts';
 
 const quiet = { ACCESS_LOG: 'off' };
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+/** What a refused start-up prints and the code it exits with (the exit stopped here, to be observed). */
+async function refusal(env: Record<string, string>, platform: Platform): Promise<{ code: unknown; printed: string }> {
+  const printed: unknown[] = [];
+  vi.spyOn(console, 'error').mockImplementation((...args) => void printed.push(...args));
+  let code: unknown;
+  vi.spyOn(process, 'exit').mockImplementation(((exitCode) => {
+    code = exitCode;
+    throw new Error('exited');
+  }) as typeof process.exit);
+  await expect(platformHandler(env, platform)).rejects.toThrow('exited');
+  expect(printed).toHaveLength(1);
+  return { code, printed: String(printed[0]) };
+}
 
 describe("the platforms' deployment URLs", () => {
   it.each([
@@ -63,26 +81,35 @@ describe('platformHandler', () => {
     await handler.close();
   });
 
-  it("refuses to load without any base URL, naming PUBLIC_BASE_URL and the platform's variables, with no stack trace", async () => {
-    const refusal = await platformHandler(quiet, VERCEL).catch((error: Error) => error);
-    expect(refusal).toBeInstanceOf(StartupError);
-    expect((refusal as Error).message).toMatch(/PUBLIC_BASE_URL is unset and so are VERCEL_PROJECT_PRODUCTION_URL and VERCEL_URL/);
-    expect((refusal as Error).stack).toBe((refusal as Error).message);
+  it.each([
+    [VERCEL, {}, 'PUBLIC_BASE_URL is unset and so are VERCEL_PROJECT_PRODUCTION_URL and VERCEL_URL (set by Vercel): set PUBLIC_BASE_URL'],
+    [NETLIFY, {}, 'PUBLIC_BASE_URL is unset and so are URL and DEPLOY_PRIME_URL (set by Netlify): set PUBLIC_BASE_URL'],
+    [LAMBDA, {}, 'PUBLIC_BASE_URL is unset: on AWS Lambda it is required'],
+    [WORKERS, {}, 'PUBLIC_BASE_URL is unset: on Workers it is required, as no binding names the URL clients use; set it in wrangler.jsonc'],
+    [denoDeploy(new Promise(() => {})), { DENO_DEPLOYMENT_ID: 'abc123' }, 'PUBLIC_BASE_URL is unset: on Deno Deploy it is required'],
+  ])('refuses to load without a base URL, naming the variables of the platform: %#', async (platform, env, message) => {
+    const { code, printed } = await refusal({ ...quiet, ...env }, platform);
+    expect(code).toBe(1);
+    expect(printed).toMatch(/^Invalid configuration:\n {2}PUBLIC_BASE_URL is unset/);
+    expect(printed).toContain(message);
   });
 
-  it('refuses a bad variable as the other entries do', async () => {
-    const refusal = await platformHandler({ URL: 'https://site.netlify.app', RATE_LIMIT_QUOTA: 'lots' }, NETLIFY).catch(
-      (error: Error) => error,
-    );
-    expect(refusal).toBeInstanceOf(StartupError);
-    expect((refusal as Error).message).toContain('RATE_LIMIT_QUOTA="lots"');
-    expect((refusal as Error).stack).not.toMatch(/\n\s+at /);
+  it('refuses a bad variable as the other entries do: the block alone, exit 1', async () => {
+    const { code, printed } = await refusal({ URL: 'https://site.netlify.app', RATE_LIMIT_QUOTA: 'lots' }, NETLIFY);
+    expect(code).toBe(1);
+    expect(printed).toMatch(/^Invalid configuration:\n {2}RATE_LIMIT_QUOTA="lots"/);
+    expect(printed).not.toMatch(/\n\s+at /);
   });
 
   it('reads FACTS_FILE, refusing a missing one by name', async () => {
-    const refusal = await platformHandler({ URL: 'https://site.netlify.app', FACTS_FILE: '/nonexistent/facts.json' }, NETLIFY).catch(
-      (error: Error) => error,
-    );
-    expect((refusal as Error).message).toMatch(/FACTS_FILE="\/nonexistent\/facts.json" cannot be read/);
+    const { printed } = await refusal({ PUBLIC_BASE_URL: 'https://api.example.com', FACTS_FILE: '/nonexistent/facts.json' }, LAMBDA);
+    expect(printed).toMatch(/FACTS_FILE="\/nonexistent\/facts.json" cannot be read/);
+  });
+
+  it('takes {base} locally on Deno from the listening address it is given', async () => {
+    const handler = await platformHandler(quiet, denoDeploy(Promise.resolve('http://127.0.0.1:4507')));
+    const body = (await (await handler(new Request('http://evil.example/'))).json()) as { links: Record<string, string> };
+    expect(body.links.api).toBe('http://127.0.0.1:4507/api/v1');
+    await handler.close();
   });
 });

@@ -1,12 +1,12 @@
 /** @module Serves the handler with Deno.serve. */
-import { start } from '../start.ts';
+import { listeningUrl, start } from '../start.ts';
 
 await start({
   env: Deno.env.toObject(),
   readTextFile: (path) => Deno.readTextFile(path),
   listen({ host, port }, fetch) {
     const { promise, resolve } = Promise.withResolvers<string>();
-    const server = Deno.serve({ hostname: host, port, onListen: (addr) => resolve(urlOf(addr)) }, (request, info) =>
+    const server = Deno.serve({ hostname: host, port, onListen: (addr) => resolve(listeningUrl(addr as Deno.NetAddr)) }, (request, info) =>
       fetch(request, { clientAddress: (info.remoteAddr as Deno.NetAddr).hostname }),
     );
     return promise.then((url) => ({ url, stop: () => server.shutdown() }));
@@ -14,7 +14,3 @@ await start({
   onSignal: (signal, listener) => Deno.addSignalListener(signal, listener),
   exit: (code) => Deno.exit(code),
 });
-
-function urlOf({ hostname, port }: Deno.NetAddr): string {
-  return `http://${hostname.includes(':') ? `[${hostname}]` : hostname}:${port}`;
-}

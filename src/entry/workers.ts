@@ -5,6 +5,7 @@ import { loadConfig } from '../config.ts';
 import { StartupError } from '../startup-error.ts';
 import { checkFacts } from '../facts.ts';
 import { createHandler, type Handler } from '../handler.ts';
+import { baseUrlUnset, WORKERS } from '../platform.ts';
 import { createDurableObjectStore, RateLimitCounter } from '../ratelimit/durable-object.ts';
 import facts from '../sample-facts.json' with { type: 'json' };
 
@@ -28,14 +29,8 @@ if (options.factsFile || shared) {
       'the facts are bundled at deploy and the quota is shared through the RATE_LIMIT_COUNTER Durable Object binding; remove it.',
   );
 }
-// Nothing a Worker can read names the URL clients use (workers.dev, routes, custom domains), and
 // `{base}` is never taken from a request's Host: one forged request would set every later link.
-if (!options.publicBaseUrl) {
-  throw new StartupError(
-    'Invalid configuration:\n  PUBLIC_BASE_URL is unset: on Workers it is required, as no binding names the URL clients use; ' +
-      'set it in wrangler.jsonc "vars" to your workers.dev URL or custom domain, such as https://api.example.com.',
-  );
-}
+if (!options.publicBaseUrl) throw baseUrlUnset(WORKERS);
 const counters = env.RATE_LIMIT_COUNTER as DurableObjectNamespace<RateLimitCounter> | undefined;
 const publicBaseUrl = options.publicBaseUrl;
 
