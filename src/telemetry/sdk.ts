@@ -4,6 +4,7 @@
  * name, which the exporters read themselves, and Prometheus text at /metrics on METRICS_PORT, a
  * listener of its own. Its packages are optional: a service that never sets these never loads them.
  */
+import { importOptional } from '../optional.ts';
 import { StartupError } from '../startup-error.ts';
 import pkg from '../../package.json' with { type: 'json' };
 
@@ -36,16 +37,8 @@ export interface Providers {
 }
 
 /** Loads a package of the SDK, or stops start-up naming every package the configuration needs. */
-async function load<T>(name: string, needed: string[], variable: string): Promise<T> {
-  try {
-    return (await import(name)) as T;
-  } catch {
-    throw new StartupError(
-      `Cannot start OpenTelemetry:\n  ${variable} is set, but ${name} is not installed: ` +
-        `npm install ${needed.join(' ')} (or unset ${variable}).`,
-    );
-  }
-}
+const load = <T>(name: string, needed: string[], variable: string): Promise<T> =>
+  importOptional(() => import(name) as Promise<T>, needed, `${variable} (OpenTelemetry)`);
 
 export async function startSdk(config: TelemetryConfig, host: string): Promise<Providers> {
   const { otlp, metricsPort, deno } = config;

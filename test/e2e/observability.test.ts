@@ -153,7 +153,8 @@ describe('OpenTelemetry configured without its packages', () => {
       OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318',
     });
     expect(code).toBe(1);
-    expect(output).toContain('OTEL_EXPORTER_OTLP_ENDPOINT is set, but @opentelemetry/api is not installed: npm install @opentelemetry/api');
+    expect(output).toContain('OTEL_EXPORTER_OTLP_ENDPOINT (OpenTelemetry) needs @opentelemetry/api, ');
+    expect(output).toContain('npm install @opentelemetry/api @opentelemetry/resources');
     expect(output).toContain('@opentelemetry/exporter-trace-otlp-proto');
     expect(output).not.toMatch(/^\s+at /m);
   });
