@@ -106,7 +106,11 @@ export async function createHandler(options: HandlerOptions): Promise<Handler> {
   // Swapped whole on reload; each request reads it once, so it sees either the old facts or the new.
   let surface: Surface = await buildSurface(settings, options.facts);
   let facts = options.facts;
-  const telemetry = await createTelemetry(options.telemetry ?? {}, { storeKind: rateLimit.storeKind, reviewedOn: () => facts.product.reviewedOn });
+  const telemetry = await createTelemetry(options.telemetry ?? {}, {
+    storeKind: rateLimit.storeKind,
+    reviewedOn: () => facts.product.reviewedOn,
+    accessLog: options.accessLog ?? false,
+  });
 
   async function answer(request: Request, { clientAddress, requestId }: RequestInfo, observed: Observation): Promise<Response> {
     const { method } = request;

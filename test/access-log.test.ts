@@ -3,6 +3,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { withAccessLog } from '../src/access-log.ts';
 import type { LogEntry } from '../src/log.ts';
 import { unobserved } from '../src/telemetry/index.ts';
+import { agentOf } from '../src/user-agent.ts';
 import { BASE, closeHandlers, makeHandler, send } from './support/handler.ts';
 
 function collector() {
@@ -24,9 +25,9 @@ describe('withAccessLog', () => {
       (_request, address) => `key:${address}`,
     );
     const put = new Request(`${BASE}/a/b?c=d`, { method: 'PUT', headers: { 'user-agent': 'Mozilla/5.0 (compatible; GPTBot/1.2; +https://openai.com/gptbot)' } });
-    await serve(put, { clientAddress: '192.0.2.1', requestId: 'given-id' }, unobserved(put));
+    await serve(put, { clientAddress: '192.0.2.1', requestId: 'given-id' }, unobserved(put, agentOf));
     const get = new Request(`${BASE}/`, { headers: { 'user-agent': 'curl/8.5.0' } });
-    await serve(get, {}, unobserved(get));
+    await serve(get, {}, unobserved(get, agentOf));
     expect(lines[0]).toMatchObject({ level: 'info', event: 'request', requestId: 'given-id', method: 'PUT', path: '/a/b', status: 201, client: 'key:192.0.2.1', agentClass: 'ai-training', agentName: 'GPTBot' });
     expect(lines[1]).toMatchObject({ agentClass: 'other', agentName: undefined });
     expect(seen[0]).toBe('given-id');

@@ -4,7 +4,7 @@
  * `Server-Timing` header while SERVER_TIMING is on. With neither, `observe` hands out one shared
  * observation that only passes calls through, and nothing of OpenTelemetry is ever loaded.
  */
-import { agentOf, mcpAgentOf, type Agent } from '../agents.ts';
+import { mcpAgentOf, type Agent } from '../agents.ts';
 import type { Instruments } from './otel.ts';
 
 export interface TelemetryOptions {
@@ -36,15 +36,25 @@ export interface Telemetry {
   observe(request: Request): Observation;
 }
 
-/** Agents are classified only for the access log or OpenTelemetry, never on a request nobody observes. */
+/** How a `User-Agent` is classified (user-agent.ts's `agentOf`, loaded only when someone reads the class). */
+type Classify = (userAgent: string | null) => Agent;
+const unclassified: Classify = () => ({ agentClass: 'other' });
+
+/** The agent is classified when read (by the access log or OpenTelemetry), never on a request nobody observes. */
 class PassThrough implements Observation {
   readonly #request: Request;
+  readonly #classify: Classify;
   #agent: Agent | undefined;
-  constructor(request: Request) {
+  /** On /mcp: the client's declared name, once a message was read. */
+  #mcp: { declared: unknown } | undefined;
+  constructor(request: Request, classify: Classify) {
     this.#request = request;
+    this.#classify = classify;
   }
   get agent(): Agent {
-    return (this.#agent ??= agentOf(this.#request.headers.get('user-agent')));
+    if (this.#agent) return this.#agent;
+    const agent = this.#classify(this.#request.headers.get('user-agent'));
+    return (this.#agent = this.#mcp ? mcpAgentOf(agent, this.#mcp.declared) : agent);
   }
   matched(_route: string | undefined): void {}
   store<T>(check: () => T | Promise<T>, _failing: () => boolean): T | Promise<T> {
@@ -52,7 +62,8 @@ class PassThrough implements Observation {
   }
   refused(_policy: string, _code: 'rate_limited' | 'service_unavailable'): void {}
   mcpMessage(message: unknown, _version: string | undefined, answer: () => Promise<Response>): Promise<Response> {
-    this.#agent = mcpAgentOf(this.agent, declaredClientName(message));
+    this.#mcp = { declared: this.#mcp?.declared ?? declaredClientName(message) };
+    this.#agent = undefined;
     return answer();
   }
   end(response: Response): Response {
@@ -61,7 +72,7 @@ class PassThrough implements Observation {
 }
 
 /** An observation that records nothing: the agent, on demand, and calls passed through. */
-export const unobserved = (request: Request): Observation => new PassThrough(request);
+export const unobserved = (request: Request, classify: Classify = unclassified): Observation => new PassThrough(request, classify);
 
 /** Times the request and its store call for `Server-Timing`, and feeds OpenTelemetry when on. */
 class Observed extends PassThrough {
@@ -70,8 +81,8 @@ class Observed extends PassThrough {
   readonly #otel: ReturnType<Instruments['request']> | undefined;
   #storeMs: number | undefined;
 
-  constructor(request: Request, serverTiming: boolean, instruments: Instruments | undefined) {
-    super(request);
+  constructor(request: Request, classify: Classify, serverTiming: boolean, instruments: Instruments | undefined) {
+    super(request, classify);
     this.#serverTiming = serverTiming;
     this.#otel = instruments?.request(request, () => this.agent);
   }
@@ -121,10 +132,11 @@ export function declaredClientName(message: unknown): unknown {
 /** Loads OpenTelemetry's side only when a provider is given. */
 export async function createTelemetry(
   options: TelemetryOptions,
-  context: { storeKind: string; reviewedOn: () => string },
+  { accessLog, ...context }: { storeKind: string; reviewedOn: () => string; /** The access log names each request's agent. */ accessLog: boolean },
 ): Promise<Telemetry> {
   const { tracerProvider, meterProvider, serverTiming = false } = options;
   const instruments = tracerProvider || meterProvider ? (await import('./otel.ts')).createInstruments({ tracerProvider, meterProvider, ...context }) : undefined;
-  if (!instruments && !serverTiming) return { observe: unobserved };
-  return { observe: (request) => new Observed(request, serverTiming, instruments) };
+  const classify = instruments || accessLog ? (await import('../user-agent.ts')).agentOf : unclassified;
+  if (!instruments && !serverTiming) return { observe: (request) => new PassThrough(request, classify) };
+  return { observe: (request) => new Observed(request, classify, serverTiming, instruments) };
 }
