@@ -33,14 +33,17 @@ async function rss(requests: number, clients: number) {
   const url = `${BASE}/api/v1/product`;
   const batch = 256;
   const call = (i: number) => handler(new Request(url), { clientAddress: addresses[i % clients] });
-  for (let i = 0; i < 20_000; i += batch) await Promise.all(Array.from({ length: batch }, () => handler(new Request(url), { clientAddress: 'warm-up' })));
+  for (let i = 0; i < 20_000; i += batch)
+    await Promise.all(Array.from({ length: batch }, () => handler(new Request(url), { clientAddress: 'warm-up' })));
   const sample = (label: string, done: number) => {
     gc();
     const m = process.memoryUsage();
     return { label, requests: done, rssMb: mb(m.rss), heapUsedMb: mb(m.heapUsed), storeSize: store.size };
   };
   const samples = [sample('before', 0)];
-  const checkpoints = new Set([clients, ...[0.25, 0.5, 0.75, 1].map((f) => Math.floor(requests * f))].filter((c) => c > 0 && c <= requests));
+  const checkpoints = new Set(
+    [clients, ...[0.25, 0.5, 0.75, 1].map((f) => Math.floor(requests * f))].filter((c) => c > 0 && c <= requests),
+  );
   const t0 = performance.now();
   let statuses = 0;
   for (let i = 0; i < requests; ) {
@@ -48,11 +51,21 @@ async function rss(requests: number, clients: number) {
     const responses = await Promise.all(Array.from({ length: n }, (_, k) => call(i + k)));
     for (const r of responses) if (r.status !== 200) statuses++;
     i += n;
-    for (const c of checkpoints) if (i >= c && i - n < c) samples.push(sample(c === clients ? `after ${c} (every client seen)` : `after ${c}`, i));
+    for (const c of checkpoints)
+      if (i >= c && i - n < c) samples.push(sample(c === clients ? `after ${c} (every client seen)` : `after ${c}`, i));
   }
   const seconds = (performance.now() - t0) / 1000;
   await handler.close();
-  return { mode: 'rss', requests, clients, seconds, rps: requests / seconds, non200: statuses, peakRssMb: mb(process.resourceUsage().maxRSS * 1024), samples };
+  return {
+    mode: 'rss',
+    requests,
+    clients,
+    seconds,
+    rps: requests / seconds,
+    non200: statuses,
+    peakRssMb: mb(process.resourceUsage().maxRSS * 1024),
+    samples,
+  };
 }
 
 async function throughput(handler: Handler, seconds: number, concurrency: number, clients: number) {
@@ -77,7 +90,8 @@ async function stores(redisUrl: string, rounds: number, seconds: number) {
   const options = { publicBaseUrl: BASE, facts };
   const memory = await createHandler({ ...options, rateLimit: { quota: 1_000_000_000 } });
   const redis = await createHandler({ ...options, rateLimit: { quota: 1_000_000_000, redisUrl } });
-  const health = async () => (await (await redis(new Request(`${BASE}/api/v1/health`), { clientAddress: 'probe' })).json()) as { status: string; reason?: string };
+  const health = async () =>
+    (await (await redis(new Request(`${BASE}/api/v1/health`), { clientAddress: 'probe' })).json()) as { status: string; reason?: string };
   // The client connects in the background; until it is ready the limiter falls back to memory.
   let ready = false;
   for (let tries = 0; tries < 100 && !ready; tries++) {
@@ -138,10 +152,10 @@ const out =
   mode === 'dispatch'
     ? await dispatch(Number(args[0] ?? 200_000))
     : mode === 'rss'
-    ? await rss(Number(args[0] ?? 1_000_000), Number(args[1] ?? 100_000))
-    : mode === 'stores'
-      ? await stores(args[0]!, Number(args[1] ?? 4), Number(args[2] ?? 1.5))
-      : undefined;
+      ? await rss(Number(args[0] ?? 1_000_000), Number(args[1] ?? 100_000))
+      : mode === 'stores'
+        ? await stores(args[0]!, Number(args[1] ?? 4), Number(args[2] ?? 1.5))
+        : undefined;
 if (!out) throw new Error('usage: inproc.ts rss|stores|dispatch ...');
 console.log(JSON.stringify(out));
 process.exit(0);

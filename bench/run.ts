@@ -33,18 +33,29 @@ async function main() {
   // Node serves the build in dist/, as `npm run start:node` does.
   await run('npm', ['run', 'build'], {});
   const tool = ensureLoadTool(log);
-  const cpuModel = /model name\s*:\s*(.*)/.exec(await import('node:fs').then((fs) => fs.readFileSync('/proc/cpuinfo', 'utf8')).catch(() => ''))?.[1] ?? cpus()[0]?.model ?? '?';
+  const cpuModel =
+    /model name\s*:\s*(.*)/.exec(await import('node:fs').then((fs) => fs.readFileSync('/proc/cpuinfo', 'utf8')).catch(() => ''))?.[1] ??
+    cpus()[0]?.model ??
+    '?';
   const report: Report = {
     date: new Date().toISOString(),
     machine: { cores: cpus().length, cpuModel, taskset: TASKSET },
     versions: Object.fromEntries(RUNTIMES.map((r) => [r, version(r)])) as Record<RuntimeName, string>,
     tool,
     config,
-    scenarios: selectedScenarios().map(({ id, label, reference, referenceLabel, target }) => ({ id, label, reference, referenceLabel, target })),
+    scenarios: selectedScenarios().map(({ id, label, reference, referenceLabel, target }) => ({
+      id,
+      label,
+      reference,
+      referenceLabel,
+      target,
+    })),
     http: [],
     cold: [],
   };
-  log(`load generator: ${tool.name} ${tool.version}; ${config.rounds} rounds of ${config.seconds} s; ${config.connections} connections; taskset ${TASKSET ? 'yes' : 'no'}`);
+  log(
+    `load generator: ${tool.name} ${tool.version}; ${config.rounds} rounds of ${config.seconds} s; ${config.connections} connections; taskset ${TASKSET ? 'yes' : 'no'}`,
+  );
 
   if (!skip.has('http')) for (const runtime of runtimes) report.http.push(await httpRuntime(runtime, tool));
   if (!skip.has('cold')) {
@@ -64,7 +75,9 @@ async function main() {
     report.workers = await workersCpu();
   }
   if (!skip.has('rss')) {
-    log(`Node in-process: ${config.rssRequests.toLocaleString('en-US')} requests over ${config.rssClients.toLocaleString('en-US')} client addresses`);
+    log(
+      `Node in-process: ${config.rssRequests.toLocaleString('en-US')} requests over ${config.rssClients.toLocaleString('en-US')} client addresses`,
+    );
     try {
       report.rss = await inproc(['rss', String(config.rssRequests), String(config.rssClients)], ['--expose-gc']);
     } catch (error) {

@@ -17,4 +17,6 @@ app.get('/', (c) => c.text('Studio home page, served by the host app.\n'));
 app.use((c, next) => (isServedPath(c.req.path) ? discovery(c.req.raw, { clientAddress: getConnInfo(c).remote.address }) : next()));
 app.get('/api/v2/things', (c) => c.json({ things: [] }));
 
-serve({ fetch: app.fetch, hostname: '127.0.0.1', port }, () => console.log(`Serving the host app with the discovery API on ${publicBaseUrl}`));
+serve({ fetch: app.fetch, hostname: '127.0.0.1', port }, () =>
+  console.log(`Serving the host app with the discovery API on ${publicBaseUrl}`),
+);

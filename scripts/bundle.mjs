@@ -65,7 +65,12 @@ const sharedDocsBodies = {
 export async function bundle(outdir = join(root, 'dist/start'), { withDocsBodies = false } = {}) {
   const { build } = await import('esbuild');
   if (withDocsBodies) {
-    await build({ entryPoints: [join(root, 'src/docs/generated/bodies.ts')], outfile: join(outdir, DOCS_BODIES), format: 'esm', logLevel: 'warning' });
+    await build({
+      entryPoints: [join(root, 'src/docs/generated/bodies.ts')],
+      outfile: join(outdir, DOCS_BODIES),
+      format: 'esm',
+      logLevel: 'warning',
+    });
   }
   await build({
     entryPoints: startFiles(),

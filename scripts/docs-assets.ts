@@ -57,7 +57,11 @@ export async function generatedFiles(): Promise<Map<string, string>> {
   const manifest =
     header +
     `export const RENDERER = ${JSON.stringify({ name: renderer.name, version: renderer.version, license: renderer.license })} as const;\n` +
-    `export const DOCS_ASSET_FILES = ${JSON.stringify(files.map(({ text, ...entry }) => entry), null, 2)};\n`;
+    `export const DOCS_ASSET_FILES = ${JSON.stringify(
+      files.map(({ text, ...entry }) => entry),
+      null,
+      2,
+    )};\n`;
   const bodies =
     header +
     '/** The text of each asset by file name (UTF-8 when served). */\n' +

@@ -74,10 +74,14 @@ try {
 
 outdir = await mkdtemp(join(tmpdir(), 'product-discovery-workers-'));
 try {
-  const wrangler = promisify(execFile)(join(ROOT, 'node_modules/.bin/wrangler'), ['deploy', '--dry-run', '--outdir', outdir, '--config', await config()], {
-    cwd: ROOT,
-    env: { ...process.env, WRANGLER_SEND_METRICS: 'false', NO_COLOR: '1' },
-  });
+  const wrangler = promisify(execFile)(
+    join(ROOT, 'node_modules/.bin/wrangler'),
+    ['deploy', '--dry-run', '--outdir', outdir, '--config', await config()],
+    {
+      cwd: ROOT,
+      env: { ...process.env, WRANGLER_SEND_METRICS: 'false', NO_COLOR: '1' },
+    },
+  );
   bundling = wrangler.child;
   await wrangler;
   bundling = undefined;

@@ -24,7 +24,19 @@ export function withAccessLog(serve: Serve, log: Logger, clientOf: (request: Req
     const durationMs = Math.round((performance.now() - started) * 1000) / 1000;
     const client = clientOf(request, info.clientAddress);
     const { agentClass, agentName } = observed.agent;
-    log({ level: 'info', event: 'request', time, requestId, method: request.method, path: pathOf(request.url), status: response.status, durationMs, client, agentClass, agentName });
+    log({
+      level: 'info',
+      event: 'request',
+      time,
+      requestId,
+      method: request.method,
+      path: pathOf(request.url),
+      status: response.status,
+      durationMs,
+      client,
+      agentClass,
+      agentName,
+    });
     return response;
   };
 }

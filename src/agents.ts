@@ -7,7 +7,15 @@
 export type AgentClass = 'ai-assistant' | 'ai-search' | 'ai-training' | 'search-engine' | 'mcp-client' | 'browser' | 'other';
 
 /** Every class, for attribute values that must come from a closed list. */
-export const AGENT_CLASSES: readonly AgentClass[] = ['ai-assistant', 'ai-search', 'ai-training', 'search-engine', 'mcp-client', 'browser', 'other'];
+export const AGENT_CLASSES: readonly AgentClass[] = [
+  'ai-assistant',
+  'ai-search',
+  'ai-training',
+  'search-engine',
+  'mcp-client',
+  'browser',
+  'other',
+];
 
 /**
  * What each known agent is for, as its operator describes it: fetching for a person now
@@ -54,7 +62,14 @@ export interface Agent {
  * metrics; any other declared name is an `mcp-client` without a name, so a caller's free text
  * never becomes a series.
  */
-export const KNOWN_MCP_CLIENTS = ['claude-ai', 'claude-code', 'openai-mcp', 'Visual Studio Code', 'cursor-vscode', 'mcp-inspector'] as const;
+export const KNOWN_MCP_CLIENTS = [
+  'claude-ai',
+  'claude-code',
+  'openai-mcp',
+  'Visual Studio Code',
+  'cursor-vscode',
+  'mcp-inspector',
+] as const;
 export type KnownMcpClient = (typeof KNOWN_MCP_CLIENTS)[number];
 
 /**

@@ -1,7 +1,19 @@
 /** @module The API index (`GET /api/v1`): where everything is, for a caller that starts from the API. */
 import { TOOL_NAMES } from './mcp/tools.ts';
 import { MCP_PROTOCOL_VERSIONS } from './mcp/versions.ts';
-import { API_CATALOG_PATH, API_PATH, DOCS_PATH, HEALTH_PATH, LLMS_PATH, MCP_PATH, OPENAPI_PATH, problemPath, PRODUCT_PATH, SERVER_CARD_PATH, type BuildContext } from './route.ts';
+import {
+  API_CATALOG_PATH,
+  API_PATH,
+  DOCS_PATH,
+  HEALTH_PATH,
+  LLMS_PATH,
+  MCP_PATH,
+  OPENAPI_PATH,
+  problemPath,
+  PRODUCT_PATH,
+  SERVER_CARD_PATH,
+  type BuildContext,
+} from './route.ts';
 import type { ApiIndex } from './schemas.ts';
 
 export function buildApiIndex({ base, facts, name, deprecation, docsPage }: BuildContext): ApiIndex {

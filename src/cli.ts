@@ -66,7 +66,8 @@ export const COMMANDS: Record<string, Command> = {
     options: { base: { type: 'string', help: "the deployment's public base URL (default: PUBLIC_BASE_URL)" } },
     summary: 'print the MCP Registry server.json of a deployment, for mcp-publisher publish',
     details: 'The facts are those of FACTS_FILE, or the shipped sample. Exit 2 without a base URL.',
-    run: async (_args, { base }, io) => (await import('./discovery/registry.ts')).registryCommand(base as string | undefined, process.env, io),
+    run: async (_args, { base }, io) =>
+      (await import('./discovery/registry.ts')).registryCommand(base as string | undefined, process.env, io),
   },
 };
 
@@ -200,7 +201,10 @@ async function verify(url: string, json: boolean, io: Io): Promise<number> {
     io.err(`product-discovery verify: ${JSON.stringify(url)} is not an http or https URL, e.g. https://api.example.com`);
     return 2;
   }
-  const [{ formatReport, reportJson, verify: run }, { StartupError }] = await Promise.all([import('./verify/index.ts'), import('./startup-error.ts')]);
+  const [{ formatReport, reportJson, verify: run }, { StartupError }] = await Promise.all([
+    import('./verify/index.ts'),
+    import('./startup-error.ts'),
+  ]);
   let report;
   try {
     report = await run(url);

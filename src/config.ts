@@ -37,7 +37,10 @@ const isoDate = v.pipe(
   v.string(),
   v.regex(ISO_DATE_OR_DATE_TIME, 'must be an ISO 8601 date (2027-01-31) or date-time with an offset (2027-01-31T12:00:00Z)'),
   // Date.parse rolls 2027-02-30 over to March; a real date reads back the same.
-  v.check((text) => Date.parse(text) >= 0 && new Date(Date.parse(text.slice(0, 10))).toISOString().startsWith(text.slice(0, 10)), 'is not a real calendar date'),
+  v.check(
+    (text) => Date.parse(text) >= 0 && new Date(Date.parse(text.slice(0, 10))).toISOString().startsWith(text.slice(0, 10)),
+    'is not a real calendar date',
+  ),
   v.transform((text) => new Date(text)),
 );
 
@@ -55,7 +58,12 @@ const baseUrl = v.pipe(
 
 const contentSignal = v.pipe(
   v.string(),
-  v.transform((text) => text.split(',').map((item) => item.trim().toLowerCase()).filter(Boolean)),
+  v.transform((text) =>
+    text
+      .split(',')
+      .map((item) => item.trim().toLowerCase())
+      .filter(Boolean),
+  ),
   v.check(
     (items) => items.length > 0 && items.every((item) => /^[a-z-]+=(yes|no)$/.test(item) && CONTENT_SIGNALS.includes(item.split('=')[0]!)),
     `must be comma-separated signals (${CONTENT_SIGNALS.join(', ')}), each =yes or =no, such as "search=yes, ai-input=yes, ai-train=no"`,
@@ -74,9 +82,13 @@ const Environment = v.object({
   REDIS_URL: v.optional(RedisUrl),
   REDIS_CLUSTER_URLS: v.optional(RedisUrlList('redis://10.0.0.1:6379,redis://10.0.0.2:6379,redis://10.0.0.3:6379')),
   REDIS_SENTINEL_URLS: v.optional(RedisUrlList('redis://10.0.0.1:26379,redis://10.0.0.2:26379,redis://10.0.0.3:26379')),
-  REDIS_SENTINEL_MASTER: v.optional(v.pipe(v.string(), v.regex(/^[^\s,]+$/, 'must be the name of the master group the sentinels monitor, such as mymaster'))),
+  REDIS_SENTINEL_MASTER: v.optional(
+    v.pipe(v.string(), v.regex(/^[^\s,]+$/, 'must be the name of the master group the sentinels monitor, such as mymaster')),
+  ),
   RATE_LIMIT_POLICIES: v.optional(PoliciesJson),
-  RATE_LIMIT_DYNAMODB_TABLE: v.optional(v.pipe(v.string(), v.regex(TABLE_NAME, 'must be a DynamoDB table name: 3 to 255 letters, digits, _, - or .'))),
+  RATE_LIMIT_DYNAMODB_TABLE: v.optional(
+    v.pipe(v.string(), v.regex(TABLE_NAME, 'must be a DynamoDB table name: 3 to 255 letters, digits, _, - or .')),
+  ),
   // `on`: the platform's own database (Deno Deploy); anything else is the path of a KV file.
   RATE_LIMIT_DENO_KV: v.optional(v.string()),
   RATE_LIMIT_FAIL: v.optional(v.picklist(['open', 'closed'], 'must be "open" or "closed"'), RATE_LIMIT_DEFAULTS.fail),
@@ -97,7 +109,12 @@ const Environment = v.object({
   MCP_ALLOWED_ORIGINS: v.optional(
     v.pipe(
       v.string(),
-      v.transform((text) => text.split(',').map((item) => item.trim()).filter(Boolean)),
+      v.transform((text) =>
+        text
+          .split(',')
+          .map((item) => item.trim())
+          .filter(Boolean),
+      ),
       v.check((items) => items.every((item) => originEntry(item) !== undefined), ORIGIN_LIST_USAGE),
       v.transform((items) => items.map((item) => originEntry(item)!)),
     ),
@@ -111,10 +128,15 @@ const Environment = v.object({
   ),
   DOCS_PAGE: v.optional(v.picklist(['on', 'off'], 'must be "on" or "off"'), 'on'),
   CONTENT_SIGNAL: v.optional(contentSignal, CONTENT_SIGNAL_DEFAULT),
-  SECURITY_CONTACT: v.optional(v.pipe(v.string(), v.rawCheck(({ dataset, addIssue }) => {
-    const problem = dataset.typed ? securityContactProblem(dataset.value) : undefined;
-    if (problem) addIssue({ message: problem });
-  }))),
+  SECURITY_CONTACT: v.optional(
+    v.pipe(
+      v.string(),
+      v.rawCheck(({ dataset, addIssue }) => {
+        const problem = dataset.typed ? securityContactProblem(dataset.value) : undefined;
+        if (problem) addIssue({ message: problem });
+      }),
+    ),
+  ),
   METRICS_PORT: v.optional(wholeNumber(1, 65535)),
   SERVER_TIMING: v.optional(v.picklist(['on', 'off'], 'must be "on" or "off"'), 'off'),
   // OpenTelemetry's own variables (opentelemetry.io/docs/specs/otel/protocol/exporter), as far as they decide what starts.
@@ -204,8 +226,10 @@ export function loadConfig(env: Record<string, string | undefined>): Options {
  */
 function telemetry(e: v.InferOutput<typeof Environment>): TelemetryConfig {
   const disabled = e.OTEL_SDK_DISABLED?.toLowerCase() === 'true';
-  const traces = !disabled && e.OTEL_TRACES_EXPORTER !== 'none' && Boolean(e.OTEL_EXPORTER_OTLP_ENDPOINT ?? e.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT);
-  const metrics = !disabled && e.OTEL_METRICS_EXPORTER !== 'none' && Boolean(e.OTEL_EXPORTER_OTLP_ENDPOINT ?? e.OTEL_EXPORTER_OTLP_METRICS_ENDPOINT);
+  const traces =
+    !disabled && e.OTEL_TRACES_EXPORTER !== 'none' && Boolean(e.OTEL_EXPORTER_OTLP_ENDPOINT ?? e.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT);
+  const metrics =
+    !disabled && e.OTEL_METRICS_EXPORTER !== 'none' && Boolean(e.OTEL_EXPORTER_OTLP_ENDPOINT ?? e.OTEL_EXPORTER_OTLP_METRICS_ENDPOINT);
   return {
     otlp:
       traces || metrics

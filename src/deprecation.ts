@@ -48,7 +48,10 @@ export function checkDeprecation(given: Partial<Deprecation> | undefined, names:
     const missing = deprecatedAt ? names.sunsetAt : names.deprecatedAt;
     refuse(`${missing} is unset: ${names.deprecatedAt} and ${names.sunsetAt} are set together or not at all.`);
   }
-  for (const [name, date] of [[names.deprecatedAt, deprecatedAt], [names.sunsetAt, sunsetAt]] as const) {
+  for (const [name, date] of [
+    [names.deprecatedAt, deprecatedAt],
+    [names.sunsetAt, sunsetAt],
+  ] as const) {
     if (!(date instanceof Date) || Number.isNaN(date.getTime())) {
       refuse(`${name} is not a valid Date: give a Date such as new Date('2027-01-31').`);
     }

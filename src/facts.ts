@@ -13,14 +13,32 @@ import { FactsFile, type Product, type Resource } from './schemas.ts';
 // The contract's word rule ("Surface"): a parameter carries a credential when one of its words is one
 // of these, or when it is `code` alone or after auth/authorization/oauth (an OAuth authorization code).
 const CREDENTIAL_WORDS = new Set([
-  'token', 'key', 'apikey', 'secret', 'password', 'passwd', 'pwd', 'session', 'sessionid', 'sid',
-  'sig', 'signature', 'credential', 'credentials', 'auth', 'jwt', 'bearer',
+  'token',
+  'key',
+  'apikey',
+  'secret',
+  'password',
+  'passwd',
+  'pwd',
+  'session',
+  'sessionid',
+  'sid',
+  'sig',
+  'signature',
+  'credential',
+  'credentials',
+  'auth',
+  'jwt',
+  'bearer',
 ]);
 const CODE_OWNERS = new Set(['auth', 'authorization', 'oauth']);
 
 /** Words of a parameter name: split at `_`, `-`, `.` and lower-to-upper case changes, lower-cased. */
 const wordsOf = (name: string) =>
-  name.split(/[_.-]|(?<=[a-z])(?=[A-Z])/).filter(Boolean).map((word) => word.toLowerCase());
+  name
+    .split(/[_.-]|(?<=[a-z])(?=[A-Z])/)
+    .filter(Boolean)
+    .map((word) => word.toLowerCase());
 
 export function carriesCredential(name: string): boolean {
   const words = wordsOf(name);
@@ -80,7 +98,10 @@ function walk(input: unknown, schema: Shape, at: Key[]): [unknown, Shape, Key[]]
   if (Array.isArray(input) && shape.item) return [here, ...input.flatMap((item, index) => walk(item, shape.item!, [...at, index]))];
   if (!isRecord(input) || !shape.entries) return [here];
   const entries = shape.entries;
-  return [here, ...Object.entries(input).flatMap(([key, value]) => (Object.hasOwn(entries, key) ? walk(value, entries[key]!, [...at, key]) : []))];
+  return [
+    here,
+    ...Object.entries(input).flatMap(([key, value]) => (Object.hasOwn(entries, key) ? walk(value, entries[key]!, [...at, key]) : [])),
+  ];
 }
 
 /** A member the schema does not name would not be served: refused by the name written, with the nearest allowed one. */
@@ -128,7 +149,9 @@ function duplicateIds(json: unknown): string[] {
         return [];
       }
       const at = written ? `${name}[${index}].id` : `${name}[${index}]`;
-      return [`${at}: id "${id}"${written ? '' : ' (its kind, as it has no "id")'} is already used by ${name}[${first}]; give each ${what} its own "id"`];
+      return [
+        `${at}: id "${id}"${written ? '' : ' (its kind, as it has no "id")'} is already used by ${name}[${first}]; give each ${what} its own "id"`,
+      ];
     });
   };
   return [
@@ -163,15 +186,22 @@ function policy(facts: Product): string[] {
     const unknown = (option.performs ?? []).flatMap((id, position) =>
       known.includes(id)
         ? []
-        : [`${at}.performs[${position}]: "${id}" is not the id of an action in product.actionsNeedingApproval; ` +
-            (known.length > 0 ? `use one of: ${known.join(', ')}` : 'list the action there first, with why it needs approval')],
+        : [
+            `${at}.performs[${position}]: "${id}" is not the id of an action in product.actionsNeedingApproval; ` +
+              (known.length > 0 ? `use one of: ${known.join(', ')}` : 'list the action there first, with why it needs approval'),
+          ],
     );
     const needs = approvalNeeds(option, facts);
-    const performed = listed(needs.map((need) => `${need.action} (${need.field})`), 'and');
+    const performed = listed(
+      needs.map((need) => `${need.action} (${need.field})`),
+      'and',
+    );
     const unapproved =
       needs.length > 0 && !option.requiresHumanApproval
-        ? [`${at}.requiresHumanApproval: false, but the option performs ${performed}, which ${needs.length > 1 ? 'need' : 'needs'} ` +
-            "a person's approval; set it to true"]
+        ? [
+            `${at}.requiresHumanApproval: false, but the option performs ${performed}, which ${needs.length > 1 ? 'need' : 'needs'} ` +
+              "a person's approval; set it to true",
+          ]
         : [];
     return [...unknown, ...unapproved];
   });

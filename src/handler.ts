@@ -159,7 +159,13 @@ export async function createHandler(options: HandlerOptions): Promise<Handler> {
    * A problem answer: prepared once per path, or for this request when it carries members of its own.
    * What is left of a refused request's body is read first (see `discard`).
    */
-  function problem(request: Request, target: Target, code: ProblemCode, limits: HeaderRecord, members?: ProblemMembers): Response | Promise<Response> {
+  function problem(
+    request: Request,
+    target: Target,
+    code: ProblemCode,
+    limits: HeaderRecord,
+    members?: ProblemMembers,
+  ): Response | Promise<Response> {
     const prepared = members ? prepareProblem(base, code, target.headers.problem(code), members) : target.problem(code);
     const body = unreadBody(request);
     return body ? discard(body).then(() => respond(request, prepared, limits)) : respond(request, prepared, limits);

@@ -64,7 +64,10 @@ export const HEADERS = {
       'On every document: the IETF AI-preferences (draft-ietf-aipref-attach) robots.txt gives, from CONTENT_SIGNAL: ' +
       '`search=y` while the signal says search=yes, `train-ai=n` when it says ai-train=no. Absent when the signal names neither.',
   },
-  Location: { exposed: false, description: 'On a redirect: where the representation asked for is (a browser opening `/` is sent to the docs page).' },
+  Location: {
+    exposed: false,
+    description: 'On a redirect: where the representation asked for is (a browser opening `/` is sent to the docs page).',
+  },
   'Cache-Control': { exposed: false, description: 'Caching policy of the response; `no-store` on every error.' },
   'Content-Security-Policy': {
     exposed: false,
@@ -78,7 +81,11 @@ export const HEADERS = {
   'Access-Control-Expose-Headers': { exposed: false, description: 'The headers above that cross-origin scripts may read.' },
   'Access-Control-Allow-Methods': { exposed: false, description: 'On a CORS preflight: the methods the path accepts.' },
   'Access-Control-Allow-Headers': { exposed: false, description: 'On a CORS preflight: the request headers the browser asked for.' },
-  'Access-Control-Max-Age': { exposed: false, description: 'On a CORS preflight: how long the browser may reuse the answer.', schema: integer(0) },
+  'Access-Control-Max-Age': {
+    exposed: false,
+    description: 'On a CORS preflight: how long the browser may reuse the answer.',
+    schema: integer(0),
+  },
 } satisfies Record<string, HeaderSpec>;
 
 export type HeaderName = keyof typeof HEADERS;
@@ -118,7 +125,8 @@ export function carriedHeaders(path: string, kind: AnswerKind, code?: ProblemCod
   if (kind === 'document' || kind === 'notModified') names.push('ETag', 'Cache-Control', 'Vary', 'Content-Usage');
   if (kind === 'redirect') names.push('Location', 'Cache-Control', 'Vary');
   // A page for people is held to its own policy: no other origin, no referrer sent on.
-  if (route?.mediaType === 'text/html' && (kind === 'document' || kind === 'notModified')) names.push('Content-Security-Policy', 'Referrer-Policy');
+  if (route?.mediaType === 'text/html' && (kind === 'document' || kind === 'notModified'))
+    names.push('Content-Security-Policy', 'Referrer-Policy');
   // Every answer with status 400 or more, the MCP's JSON-RPC errors included, is never stored.
   if (kind === 'problem' || kind === 'mcpError' || kind === 'preflight') names.push('Cache-Control');
   if (kind === 'preflight' || code === 'method_not_allowed') names.push('Allow');
@@ -155,7 +163,8 @@ const FIXED: Partial<Record<HeaderName, (at: Place) => string | undefined>> = {
   'Access-Control-Expose-Headers': () => EXPOSED,
   Deprecation: (at) => at.deprecation?.headers.Deprecation,
   Sunset: (at) => at.deprecation?.headers.Sunset,
-  'Cache-Control': (at) => (at.kind === 'document' || at.kind === 'notModified' || at.kind === 'redirect' ? at.route?.cacheControl : NO_STORE),
+  'Cache-Control': (at) =>
+    at.kind === 'document' || at.kind === 'notModified' || at.kind === 'redirect' ? at.route?.cacheControl : NO_STORE,
   'Content-Usage': (at) => contentUsage(at.contentSignal) || undefined,
   Allow: (at) => (at.route ? allowOf(at.route) : undefined),
   'Content-Security-Policy': () => DOCS_CSP,
@@ -163,7 +172,8 @@ const FIXED: Partial<Record<HeaderName, (at: Place) => string | undefined>> = {
   'Access-Control-Allow-Methods': (at) => (at.route ? allowOf(at.route) : undefined),
   'Access-Control-Max-Age': () => String(PREFLIGHT_MAX_AGE_SECONDS),
   // RFC 9110 section 12.5.5: a document chosen by Accept varies by it; http.ts adds Accept-Encoding to a coded one.
-  Vary: (at) => (at.kind === 'preflight' ? 'Access-Control-Request-Headers' : at.route?.alternates || at.route?.redirects ? 'Accept' : undefined),
+  Vary: (at) =>
+    at.kind === 'preflight' ? 'Access-Control-Request-Headers' : at.route?.alternates || at.route?.redirects ? 'Accept' : undefined,
 };
 
 function linkOf({ base, path, route, deprecation, docsPage }: Place): string {
@@ -212,7 +222,10 @@ export function pathHeaders(settings: HeaderSettings, path: string, route?: Rout
 /** OpenAPI `components.headers`. */
 export function headerComponents(): Record<string, { description: string; schema: Record<string, unknown> }> {
   return Object.fromEntries(
-    (Object.entries(HEADERS) as [HeaderName, HeaderSpec][]).map(([name, { description, schema = { type: 'string' } }]) => [name, { description, schema }]),
+    (Object.entries(HEADERS) as [HeaderName, HeaderSpec][]).map(([name, { description, schema = { type: 'string' } }]) => [
+      name,
+      { description, schema },
+    ]),
   );
 }
 

@@ -119,7 +119,9 @@ async function strongEtag(body: Uint8Array<ArrayBuffer>, contentType = ''): Prom
   typed.set(type);
   typed.set(body, type.byteLength);
   const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', typed));
-  return `"${btoa(String.fromCharCode(...digest.subarray(0, 18))).replace(/\+/g, '-').replace(/\//g, '_')}"`;
+  return `"${btoa(String.fromCharCode(...digest.subarray(0, 18)))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')}"`;
 }
 
 async function gzip(body: Uint8Array<ArrayBuffer>): Promise<Uint8Array<ArrayBuffer>> {
@@ -206,9 +208,12 @@ export function once<T>(build: () => Promise<T>): () => T | Promise<T> {
 /** Chooses the representation and the coding, answers a conditional GET with 304 and a HEAD with no body; `extra` varies per request. */
 export function respond(request: Request, prepared: Prepared, extra: HeaderRecord): Response | Promise<Response> {
   if (prepared.choose) prepared = prepared.choose(request.headers.get('accept'));
-  if (!prepared.gzip || !acceptsGzip(request.headers.get('accept-encoding'))) return send(request, prepared.status, prepared.identity, extra);
+  if (!prepared.gzip || !acceptsGzip(request.headers.get('accept-encoding')))
+    return send(request, prepared.status, prepared.identity, extra);
   const coded = prepared.gzip();
-  return coded instanceof Promise ? coded.then((variant) => send(request, prepared.status, variant, extra)) : send(request, prepared.status, coded, extra);
+  return coded instanceof Promise
+    ? coded.then((variant) => send(request, prepared.status, variant, extra))
+    : send(request, prepared.status, coded, extra);
 }
 
 function send(request: Request, status: number, chosen: Variant, extra: HeaderRecord): Response {

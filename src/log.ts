@@ -26,5 +26,7 @@ export function jsonLinesLogger(
 
 /** An error as a log field: its name and message, and the stack for the operator (never for a client). */
 export function errorField(error: unknown): { name: string; message: string; stack?: string } {
-  return error instanceof Error ? { name: error.name, message: error.message, stack: error.stack } : { name: 'Error', message: String(error) };
+  return error instanceof Error
+    ? { name: error.name, message: error.message, stack: error.stack }
+    : { name: 'Error', message: String(error) };
 }

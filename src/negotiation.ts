@@ -87,4 +87,3 @@ export function mediaTypeChooser<T extends string>(offered: readonly [T, ...T[]]
   });
   return (accept) => (accept ? choose(accept) : offered[0]);
 }
-

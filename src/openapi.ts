@@ -103,7 +103,8 @@ function commonRefusals(route: Route) {
 }
 
 /** The redirects a route answers with on this service (a docs-page one only while the page is served). */
-const redirectsOf = (route: Route, { docsPage }: BuildContext) => (route.redirects ?? []).filter((redirect) => docsPage || !redirect.docsPage);
+const redirectsOf = (route: Route, { docsPage }: BuildContext) =>
+  (route.redirects ?? []).filter((redirect) => docsPage || !redirect.docsPage);
 
 function documentOperations(route: Route, context: BuildContext) {
   const deprecated = Boolean(context.deprecation);
@@ -111,7 +112,14 @@ function documentOperations(route: Route, context: BuildContext) {
     tags: [route.tag],
     ...(isV1Path(route.path) && deprecated ? { deprecated: true } : {}),
     ...(route.params
-      ? { parameters: Object.entries(route.params).map(([name, values]) => ({ name, in: 'path', required: true, schema: { type: 'string', enum: [...values] } })) }
+      ? {
+          parameters: Object.entries(route.params).map(([name, values]) => ({
+            name,
+            in: 'path',
+            required: true,
+            schema: { type: 'string', enum: [...values] },
+          })),
+        }
       : {}),
   };
   const responses = (withBody: boolean) => ({
@@ -123,12 +131,17 @@ function documentOperations(route: Route, context: BuildContext) {
     ...(redirectsOf(route, context).length > 0
       ? {
           '302': {
-              description: `Found: an Accept that prefers ${redirectsOf(route, context).map((r) => `${r.mediaType} is sent to ${r.path}`).join(', ')} (empty body).`,
-              headers: headersOf(route.path, 'redirect', undefined, route),
-            },
+            description: `Found: an Accept that prefers ${redirectsOf(route, context)
+              .map((r) => `${r.mediaType} is sent to ${r.path}`)
+              .join(', ')} (empty body).`,
+            headers: headersOf(route.path, 'redirect', undefined, route),
+          },
         }
       : {}),
-    '304': { description: 'Not modified: the If-None-Match ETag is current.', headers: headersOf(route.path, 'notModified', undefined, route) },
+    '304': {
+      description: 'Not modified: the If-None-Match ETag is current.',
+      headers: headersOf(route.path, 'notModified', undefined, route),
+    },
     ...commonRefusals(route),
   });
   return {
@@ -146,7 +159,13 @@ function documentOperations(route: Route, context: BuildContext) {
 /** How to connect, each tool with its schemas, the resources: Markdown generated from the definitions the endpoint serves. */
 function mcpGuide({ base, facts }: BuildContext): string {
   const resources = resourceInfos(base, facts);
-  return mcpMarkdown({ base, protocolVersions: MCP_PROTOCOL_VERSIONS, tools: describeTools(TOOLS, facts), resources, prompts: listedPrompts() });
+  return mcpMarkdown({
+    base,
+    protocolVersions: MCP_PROTOCOL_VERSIONS,
+    tools: describeTools(TOOLS, facts),
+    resources,
+    prompts: listedPrompts(),
+  });
 }
 
 function mcpOperations(route: Route, context: BuildContext) {
@@ -154,7 +173,15 @@ function mcpOperations(route: Route, context: BuildContext) {
   const refusals = Object.fromEntries(
     (route.refusals ?? []).map((code) => {
       const { status, detail } = problemDescription(code);
-      return [String(status), problem(route.path, code, code === 'payload_too_large' ? `The body is larger than ${mcp.maxBodyBytes} bytes.` : detail, context.base)];
+      return [
+        String(status),
+        problem(
+          route.path,
+          code,
+          code === 'payload_too_large' ? `The body is larger than ${mcp.maxBodyBytes} bytes.` : detail,
+          context.base,
+        ),
+      ];
     }),
   );
   return {
@@ -183,7 +210,10 @@ function mcpOperations(route: Route, context: BuildContext) {
           headers: headersOf(route.path, 'mcp'),
           content: { [route.mediaType]: { schema: { anyOf: [ref(route.body), ref(JsonRpcBatchResponse)] } } },
         },
-        '202': { description: 'A notification, or a batch of only notifications and responses, was accepted.', headers: headersOf(route.path, 'mcp') },
+        '202': {
+          description: 'A notification, or a batch of only notifications and responses, was accepted.',
+          headers: headersOf(route.path, 'mcp'),
+        },
         '400': {
           description:
             'A malformed MCP request, answered as a JSON-RPC error: not JSON (-32700); a batch under a revision without batches, ' +
@@ -246,7 +276,10 @@ export function buildOpenApi(context: BuildContext, routes: readonly Route[]): R
     security: [],
     tags: [
       { name: 'v1', description: 'The versioned REST API. It changes only by adding fields.' },
-      { name: 'mcp', description: `The Model Context Protocol endpoint for agents: how to connect, its tools, resources and prompts are under POST ${MCP_PATH}.` },
+      {
+        name: 'mcp',
+        description: `The Model Context Protocol endpoint for agents: how to connect, its tools, resources and prompts are under POST ${MCP_PATH}.`,
+      },
       { name: 'service', description: 'The contract, the problem types and this reference page.' },
       {
         name: 'discovery',
@@ -260,10 +293,30 @@ export function buildOpenApi(context: BuildContext, routes: readonly Route[]): R
       schemas: typedConsts(defs),
       headers: headerComponents(),
       responses: {
-        NotFound: problem(SHARED_PATH, 'api_route_not_found', 'The path is not part of the public contract (`api_route_not_found`).', context.base),
-        TooManyRequests: problem(SHARED_PATH, 'rate_limited', 'The quota is used up (`rate_limited`); `violated-policies` names the policy, as RateLimit-Policy does.', context.base),
-        InternalError: problem(SHARED_PATH, 'internal_error', 'A bug on the service side (`internal_error`); `instance` identifies the failure in the logs.', context.base),
-        ServiceUnavailable: problem(SHARED_PATH, 'service_unavailable', 'A dependency is down and the service fails closed (`service_unavailable`).', context.base),
+        NotFound: problem(
+          SHARED_PATH,
+          'api_route_not_found',
+          'The path is not part of the public contract (`api_route_not_found`).',
+          context.base,
+        ),
+        TooManyRequests: problem(
+          SHARED_PATH,
+          'rate_limited',
+          'The quota is used up (`rate_limited`); `violated-policies` names the policy, as RateLimit-Policy does.',
+          context.base,
+        ),
+        InternalError: problem(
+          SHARED_PATH,
+          'internal_error',
+          'A bug on the service side (`internal_error`); `instance` identifies the failure in the logs.',
+          context.base,
+        ),
+        ServiceUnavailable: problem(
+          SHARED_PATH,
+          'service_unavailable',
+          'A dependency is down and the service fails closed (`service_unavailable`).',
+          context.base,
+        ),
       },
     },
   };

@@ -98,11 +98,6 @@ export function problemType(base: string, code: ProblemCode): ProblemType {
 const PROBLEM_TYPE = 'application/problem+json; charset=utf-8';
 
 /** A problem answer: `headers` are the fixed ones of its path for this code (see headers.ts). */
-export function prepareProblem(
-  base: string,
-  code: ProblemCode,
-  headers: HeaderRecord,
-  members?: ProblemMembers,
-): Prepared {
+export function prepareProblem(base: string, code: ProblemCode, headers: HeaderRecord, members?: ProblemMembers): Prepared {
   return prepareFixed(DEFINITIONS[code].status, problemBody(base, code, members), { contentType: PROBLEM_TYPE, headers });
 }

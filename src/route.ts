@@ -163,7 +163,9 @@ export interface Route {
 export function pathsOf(route: Route): { path: string; params: Record<string, string> }[] {
   let paths = [{ path: route.path, params: {} as Record<string, string> }];
   for (const [name, values] of Object.entries(route.params ?? {})) {
-    paths = paths.flatMap(({ path, params }) => values.map((value) => ({ path: path.replace(`{${name}}`, value), params: { ...params, [name]: value } })));
+    paths = paths.flatMap(({ path, params }) =>
+      values.map((value) => ({ path: path.replace(`{${name}}`, value), params: { ...params, [name]: value } })),
+    );
   }
   return paths;
 }

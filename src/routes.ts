@@ -53,12 +53,23 @@ import {
   type Method,
   type Route,
 } from './route.ts';
-import { ApiIndex, FactsJsonSchema, Health, JsonRpcResponse, OpenApiDocument, Product, PROBLEM_CODES, ProblemType, type ProblemCode } from './schemas.ts';
+import {
+  ApiIndex,
+  FactsJsonSchema,
+  Health,
+  JsonRpcResponse,
+  OpenApiDocument,
+  Product,
+  PROBLEM_CODES,
+  ProblemType,
+  type ProblemCode,
+} from './schemas.ts';
 
 const JSON_TYPE = 'application/json';
 const GET: readonly Method[] = ['GET', 'HEAD'];
 
-const serverCard: Builder = ({ base, facts, version }) => buildServerCard(base, facts, { version, protocolVersions: MCP_PROTOCOL_VERSIONS });
+const serverCard: Builder = ({ base, facts, version }) =>
+  buildServerCard(base, facts, { version, protocolVersions: MCP_PROTOCOL_VERSIONS });
 const assetType = ({ asset }: Record<string, string>) => DOCS_ASSETS.find((each) => each.file === asset)!.contentType;
 const rootAsMarkdown: Builder = ({ base, facts, docsPage }) => rootMarkdown(base, facts, { docsPage });
 const skill: Builder = (context) => context.skill.text;
@@ -197,7 +208,8 @@ export const ROUTES: Route[] = [
     answer: ({ base, facts, docsPage }) => buildLlmsText(base, facts, TOOL_NAMES, { docsPage }),
     operationId: 'getLlmsText',
     summary: 'llms.txt',
-    description: 'The reviewed facts as a short Markdown page for language models (llmstxt.org format), with links to the API, the resources and the start options.',
+    description:
+      'The reviewed facts as a short Markdown page for language models (llmstxt.org format), with links to the API, the resources and the start options.',
     tag: 'discovery',
     body: discovery.LlmsText,
     mediaType: 'text/markdown',
@@ -276,7 +288,7 @@ export const ROUTES: Route[] = [
     methods: GET,
     answer: 'asset',
     operationId: 'getDocsAsset',
-    summary: "A file of the docs page",
+    summary: 'A file of the docs page',
     description: 'A script or stylesheet the docs page loads, named by a hash of its content: cached for a year, never changed at its URL.',
     tag: 'service',
     body: discovery.DocsAsset,
@@ -294,7 +306,7 @@ export const ROUTES: Route[] = [
     operationId: 'getSitemap',
     summary: 'Sitemap',
     description:
-      "Every document for people and crawlers (sitemaps.org 0.9): the root, the API index, the product, the OpenAPI document, " +
+      'Every document for people and crawlers (sitemaps.org 0.9): the root, the API index, the product, the OpenAPI document, ' +
       "the docs page while it is served, llms.txt, llms-full.txt, the MCP server card and the Agent Skill, each with the facts' review date as `lastmod`.",
     tag: 'discovery',
     body: discovery.SitemapXml,
@@ -310,7 +322,7 @@ export const ROUTES: Route[] = [
     summary: 'Agent Skill',
     description:
       'An Agent Skill (agentskills.io SKILL.md) made from the facts: when this service is the right source, its MCP tools and ' +
-      'REST endpoints, which start options need a person\'s approval, the rate limits. The same bytes as the well-known SKILL.md and over MCP (skills/get).',
+      "REST endpoints, which start options need a person's approval, the rate limits. The same bytes as the well-known SKILL.md and over MCP (skills/get).",
     tag: 'discovery',
     body: discovery.SkillMarkdown,
     mediaType: 'text/markdown',
@@ -323,7 +335,8 @@ export const ROUTES: Route[] = [
     answer: ({ base, skill }) => buildSkillIndex(base, skill),
     operationId: 'getSkillIndex',
     summary: 'Agent Skills index',
-    description: "The agent-skills discovery index (v0.2.0): the skill's name, description, SKILL.md URL and the SHA-256 digest of its served bytes.",
+    description:
+      "The agent-skills discovery index (v0.2.0): the skill's name, description, SKILL.md URL and the SHA-256 digest of its served bytes.",
     tag: 'discovery',
     body: discovery.SkillIndex,
     mediaType: JSON_TYPE,
@@ -349,7 +362,8 @@ export const ROUTES: Route[] = [
     answer: ({ base, securityContact, builtAt }) => buildSecurityTxt(base, securityContact!, builtAt),
     operationId: 'getSecurityText',
     summary: 'security.txt',
-    description: 'RFC 9116: whom to tell about a vulnerability (SECURITY_CONTACT), with Expires a year after start-up or the last reload. Served only while SECURITY_CONTACT is set.',
+    description:
+      'RFC 9116: whom to tell about a vulnerability (SECURITY_CONTACT), with Expires a year after start-up or the last reload. Served only while SECURITY_CONTACT is set.',
     tag: 'discovery',
     body: discovery.SecurityText,
     mediaType: 'text/plain',

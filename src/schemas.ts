@@ -6,11 +6,7 @@
 import * as v from 'valibot';
 
 const text = v.pipe(v.string(), v.regex(/\S/, 'must not be empty or blank'));
-const webUrl = v.pipe(
-  v.string(),
-  v.url('must be an absolute URL'),
-  v.regex(/^https?:\/\//, 'must be an http or https URL'),
-);
+const webUrl = v.pipe(v.string(), v.url('must be an absolute URL'), v.regex(/^https?:\/\//, 'must be an http or https URL'));
 const isoDate = v.pipe(v.string(), v.isoDate('must be an ISO 8601 date such as 2026-01-31'));
 const list = <T extends v.GenericSchema>(item: T) => v.pipe(v.array(item), v.minLength(1, 'must list at least one entry'));
 
@@ -195,9 +191,16 @@ export const ApiIndex = v.pipe(
     apiVersion: v.literal('v1'),
     description: text,
     links: v.object({
-      self: webUrl, health: webUrl, product: webUrl, openapi: webUrl, problems: webUrl,
+      self: webUrl,
+      health: webUrl,
+      product: webUrl,
+      openapi: webUrl,
+      problems: webUrl,
       // The discovery documents: RFC 9727 API catalog, llms.txt, MCP server card; the docs page while it is served.
-      apiCatalog: webUrl, llmsTxt: webUrl, mcpServerCard: webUrl, docs: v.optional(webUrl),
+      apiCatalog: webUrl,
+      llmsTxt: webUrl,
+      mcpServerCard: webUrl,
+      docs: v.optional(webUrl),
     }),
     mcp: v.object({
       url: webUrl,
@@ -318,7 +321,12 @@ export type ProblemType = v.InferOutput<typeof ProblemType>;
 
 // The MCP endpoint's HTTP bodies, as the OpenAPI document describes them (the SDK validates the protocol).
 export const JsonRpcMessage = v.pipe(
-  v.object({ jsonrpc: v.literal('2.0'), id: v.optional(v.union([v.string(), v.number()])), method: v.string(), params: v.optional(v.record(v.string(), v.unknown())) }),
+  v.object({
+    jsonrpc: v.literal('2.0'),
+    id: v.optional(v.union([v.string(), v.number()])),
+    method: v.string(),
+    params: v.optional(v.record(v.string(), v.unknown())),
+  }),
   v.title('JsonRpcMessage'),
   v.description('One MCP JSON-RPC request or notification.'),
 );

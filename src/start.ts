@@ -35,7 +35,10 @@ export async function start(runtime: Runtime): Promise<void> {
     const options = loadConfig(runtime.env);
     const { telemetry } = options;
     // OpenTelemetry's SDK is loaded only when its variables (or METRICS_PORT) ask for it.
-    const providers = telemetry.otlp || telemetry.deno || telemetry.metricsPort ? await (await import('./telemetry/sdk.ts')).startSdk(telemetry, options.host) : undefined;
+    const providers =
+      telemetry.otlp || telemetry.deno || telemetry.metricsPort
+        ? await (await import('./telemetry/sdk.ts')).startSdk(telemetry, options.host)
+        : undefined;
     const facts = await readFacts(options.factsFile, runtime.readTextFile);
 
     // With PORT=0 the base URL is known only once listening, so requests wait for the handler.
@@ -55,7 +58,9 @@ export async function start(runtime: Runtime): Promise<void> {
       telemetry: { ...providers, serverTiming: telemetry.serverTiming },
     });
     ready!(handler);
-    console.log(`Serving ${facts.product.name} public API ${pkg.version} on ${server.url} (public base ${options.publicBaseUrl ?? server.url})`);
+    console.log(
+      `Serving ${facts.product.name} public API ${pkg.version} on ${server.url} (public base ${options.publicBaseUrl ?? server.url})`,
+    );
 
     let stopping = false;
     const stop = async (signal: 'SIGINT' | 'SIGTERM') => {
@@ -74,7 +79,8 @@ export async function start(runtime: Runtime): Promise<void> {
     // A refused file leaves the served facts as they are; the refusal names every bad field.
     const factsFile = options.factsFile;
     runtime.onSignal('SIGHUP', () => {
-      if (!factsFile) return logger({ level: 'warn', event: 'facts_not_reloaded', reason: 'FACTS_FILE is not set: the shipped sample is served' });
+      if (!factsFile)
+        return logger({ level: 'warn', event: 'facts_not_reloaded', reason: 'FACTS_FILE is not set: the shipped sample is served' });
       loadFacts(factsFile, runtime.readTextFile)
         .then((facts) => handler!.reload(facts))
         .catch((error: Error) => logger({ level: 'error', event: 'facts_refused', file: factsFile, reason: error.message }));
@@ -101,7 +107,9 @@ export async function loadFacts(path: string, readTextFile: Runtime['readTextFil
   try {
     text = await readTextFile(path);
   } catch (error) {
-    throw new StartupError(`FACTS_FILE=${JSON.stringify(path)} cannot be read (${(error as Error).message}): point it at the reviewed facts JSON file.`);
+    throw new StartupError(
+      `FACTS_FILE=${JSON.stringify(path)} cannot be read (${(error as Error).message}): point it at the reviewed facts JSON file.`,
+    );
   }
   return parseFacts(path, text);
 }

@@ -72,13 +72,21 @@ function target(settings: Settings, headers: PathHeaders, route?: Route, documen
  * A document's answer: its default representation, or all of them chosen by Accept when it has
  * others, a redirect (RFC 9110 section 15.4.3: 302 with Location and an empty body) among them.
  */
-async function prepareRoute(route: Route, answer: Builder, context: BuildContext, params: Record<string, string>, headers: PathHeaders, settings: Settings): Promise<Prepared> {
+async function prepareRoute(
+  route: Route,
+  answer: Builder,
+  context: BuildContext,
+  params: Record<string, string>,
+  headers: PathHeaders,
+  settings: Settings,
+): Promise<Prepared> {
   const prepare = (value: unknown, contentType: string) => prepareDocument(value, { contentType, headers: headers.document });
   const preferred = await prepare(answer(context, params), contentTypeOf(route, params));
   const redirects = (route.redirects ?? []).filter((redirect) => settings.docsPage || !redirect.docsPage);
   if (!route.alternates && redirects.length === 0) return preferred;
   const representations = new Map([[route.mediaType, preferred]]);
-  for (const { mediaType, build } of route.alternates ?? []) representations.set(mediaType, await prepare(build(context, params), `${mediaType}; charset=utf-8`));
+  for (const { mediaType, build } of route.alternates ?? [])
+    representations.set(mediaType, await prepare(build(context, params), `${mediaType}; charset=utf-8`));
   for (const { mediaType, path } of redirects) {
     const location = { ...headers.redirect, Location: `${settings.base}${path}` };
     representations.set(mediaType, prepareFixed(302, '', { contentType: 'text/plain; charset=utf-8', headers: location }));
@@ -132,7 +140,8 @@ export async function buildSurface(settings: Settings, facts: Product, previous?
         memo(() => {
           const headers = pathHeaders(settings, path, route);
           const { answer } = route;
-          const document = typeof answer === 'function' ? once(() => prepareRoute(route, answer, context, params, headers, settings)) : undefined;
+          const document =
+            typeof answer === 'function' ? once(() => prepareRoute(route, answer, context, params, headers, settings)) : undefined;
           return target(settings, headers, route, document);
         }),
       );
@@ -146,14 +155,19 @@ export async function buildSurface(settings: Settings, facts: Product, previous?
   // The MCP resources are the bodies REST serves: built with them, when the SDK is first loaded.
   const resources = async () => {
     const paths = resourceInfos(settings.base, facts).map(({ path }) => path);
-    const bodies = new Map(await Promise.all(paths.map(async (path) => [path, (await targetAt(path)!.document!()).identity.body] as const)));
+    const bodies = new Map(
+      await Promise.all(paths.map(async (path) => [path, (await targetAt(path)!.document!()).identity.body] as const)),
+    );
     return describeResources(settings.base, facts, (path) => bodies.get(path)!);
   };
 
   const healthRoute = ROUTES.find((route) => route.answer === 'health')!;
   const served = { reviewedOn: facts.product.reviewedOn, loadedAt: new Date().toISOString() };
   const healthOf = (health: Omit<Health, 'facts' | 'version'>) =>
-    prepareDocument({ ...health, version: pkg.version, facts: served }, { contentType: contentTypeOf(healthRoute), headers: targetAt(healthRoute.path)!.headers.document });
+    prepareDocument(
+      { ...health, version: pkg.version, facts: served },
+      { contentType: contentTypeOf(healthRoute), headers: targetAt(healthRoute.path)!.headers.document },
+    );
   const store = { rateLimitStore: settings.storeKind, redisMode: settings.redisMode };
   const healthy = once(() => healthOf({ status: 'ok', ...store }));
   // Probes repeat while a store is down: the answer is built once per reason, not per probe.
@@ -167,7 +181,13 @@ export async function buildSurface(settings: Settings, facts: Product, previous?
     facts,
     targetOf: (path) => targetAt(path) ?? (isV1Path(path) ? unknownV1() : unknown()),
     health: (failure) => (failure ? degradedFor(failure) : Promise.resolve(healthy())),
-    mcp: createMcpHttpEndpoint(facts, { name: context.name, version: pkg.version, skill: context.skill }, resources, settings.mcp, settings.base),
+    mcp: createMcpHttpEndpoint(
+      facts,
+      { name: context.name, version: pkg.version, skill: context.skill },
+      resources,
+      settings.mcp,
+      settings.base,
+    ),
     asset: previous?.asset ?? assetAnswers(targetAt),
   };
 }

@@ -52,4 +52,3 @@ export function agentOf(userAgent: string | null | undefined): Agent {
   }
   return agent;
 }
-

@@ -8,7 +8,11 @@ import { BASE, closeHandlers, makeHandler, send } from './support/handler.ts';
 
 function collector() {
   const lines: LogEntry[] = [];
-  return { lines, logger: (entry: LogEntry) => void lines.push(entry), events: (event: string) => lines.filter((line) => line.event === event) };
+  return {
+    lines,
+    logger: (entry: LogEntry) => void lines.push(entry),
+    events: (event: string) => lines.filter((line) => line.event === event),
+  };
 }
 
 describe('withAccessLog', () => {
@@ -24,11 +28,24 @@ describe('withAccessLog', () => {
       logger,
       (_request, address) => `key:${address}`,
     );
-    const put = new Request(`${BASE}/a/b?c=d`, { method: 'PUT', headers: { 'user-agent': 'Mozilla/5.0 (compatible; GPTBot/1.2; +https://openai.com/gptbot)' } });
+    const put = new Request(`${BASE}/a/b?c=d`, {
+      method: 'PUT',
+      headers: { 'user-agent': 'Mozilla/5.0 (compatible; GPTBot/1.2; +https://openai.com/gptbot)' },
+    });
     await serve(put, { clientAddress: '192.0.2.1', requestId: 'given-id' }, unobserved(put, agentOf));
     const get = new Request(`${BASE}/`, { headers: { 'user-agent': 'curl/8.5.0' } });
     await serve(get, {}, unobserved(get, agentOf));
-    expect(lines[0]).toMatchObject({ level: 'info', event: 'request', requestId: 'given-id', method: 'PUT', path: '/a/b', status: 201, client: 'key:192.0.2.1', agentClass: 'ai-training', agentName: 'GPTBot' });
+    expect(lines[0]).toMatchObject({
+      level: 'info',
+      event: 'request',
+      requestId: 'given-id',
+      method: 'PUT',
+      path: '/a/b',
+      status: 201,
+      client: 'key:192.0.2.1',
+      agentClass: 'ai-training',
+      agentName: 'GPTBot',
+    });
     expect(lines[1]).toMatchObject({ agentClass: 'other', agentName: undefined });
     expect(seen[0]).toBe('given-id');
     expect(seen[1]).toMatch(/^[0-9a-f-]{36}$/);

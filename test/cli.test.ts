@@ -78,9 +78,18 @@ describe('a wrong command line: one line naming what is wrong and where to look,
       ['verify', 'ftp://a.example'],
       'product-discovery verify: "ftp://a.example" is not an http or https URL, e.g. https://api.example.com',
     ],
-    [['vrify'], 'product-discovery: unknown command "vrify"; the commands are serve, check, verify, registry (see product-discovery --help)'],
-    [['help', 'vrify'], 'product-discovery: unknown command "vrify"; the commands are serve, check, verify, registry (see product-discovery --help)'],
-    [['--frob'], 'product-discovery: unknown option --frob; the commands are serve, check, verify, registry (see product-discovery --help)'],
+    [
+      ['vrify'],
+      'product-discovery: unknown command "vrify"; the commands are serve, check, verify, registry (see product-discovery --help)',
+    ],
+    [
+      ['help', 'vrify'],
+      'product-discovery: unknown command "vrify"; the commands are serve, check, verify, registry (see product-discovery --help)',
+    ],
+    [
+      ['--frob'],
+      'product-discovery: unknown option --frob; the commands are serve, check, verify, registry (see product-discovery --help)',
+    ],
   ])('%j', async (argv, line) => {
     expect(await run(...argv)).toEqual({ code: 2, stdout: '', stderr: `${line}\n` });
   });

@@ -149,14 +149,20 @@ describe('loadConfig: the shared store and per-network policies', () => {
   });
 
   it('reads the sentinels and the master group together', () => {
-    const { rateLimit } = loadConfig({ REDIS_SENTINEL_URLS: 'redis://10.0.0.1:26379,redis://10.0.0.2:26379', REDIS_SENTINEL_MASTER: 'mymaster' });
+    const { rateLimit } = loadConfig({
+      REDIS_SENTINEL_URLS: 'redis://10.0.0.1:26379,redis://10.0.0.2:26379',
+      REDIS_SENTINEL_MASTER: 'mymaster',
+    });
     expect(rateLimit.redisSentinel).toEqual({ urls: ['redis://10.0.0.1:26379', 'redis://10.0.0.2:26379'], masterName: 'mymaster' });
     expect(rateLimit.redisClusterUrls).toBeUndefined();
   });
 
   it.each([
     [{ REDIS_URL: 'redis://a:6379', REDIS_CLUSTER_URLS: 'redis://b:7000' }, ['REDIS_URL', 'REDIS_CLUSTER_URLS']],
-    [{ REDIS_URL: 'redis://a:6379', REDIS_SENTINEL_URLS: 'redis://b:26379', REDIS_SENTINEL_MASTER: 'm' }, ['REDIS_URL', 'REDIS_SENTINEL_URLS']],
+    [
+      { REDIS_URL: 'redis://a:6379', REDIS_SENTINEL_URLS: 'redis://b:26379', REDIS_SENTINEL_MASTER: 'm' },
+      ['REDIS_URL', 'REDIS_SENTINEL_URLS'],
+    ],
     [{ REDIS_CLUSTER_URLS: 'redis://b:7000', REDIS_SENTINEL_MASTER: 'm' }, ['REDIS_CLUSTER_URLS', 'REDIS_SENTINEL_URLS']],
     [{ REDIS_URL: 'redis://a:6379', RATE_LIMIT_DYNAMODB_TABLE: 'counters' }, ['REDIS_URL', 'RATE_LIMIT_DYNAMODB_TABLE']],
     [{ RATE_LIMIT_DYNAMODB_TABLE: 'counters', RATE_LIMIT_DENO_KV: 'on' }, ['RATE_LIMIT_DYNAMODB_TABLE', 'RATE_LIMIT_DENO_KV']],
@@ -174,7 +180,9 @@ describe('loadConfig: the shared store and per-network policies', () => {
   it.each(['ab', 'has space', 'x'.repeat(256), 'arn:aws:dynamodb:us-east-1:123456789012:table/counters'])(
     'refuses RATE_LIMIT_DYNAMODB_TABLE=%s, naming the rule',
     (table) => {
-      expect(refusal({ RATE_LIMIT_DYNAMODB_TABLE: table })).toContain(`RATE_LIMIT_DYNAMODB_TABLE=${JSON.stringify(table)}: must be a DynamoDB table name`);
+      expect(refusal({ RATE_LIMIT_DYNAMODB_TABLE: table })).toContain(
+        `RATE_LIMIT_DYNAMODB_TABLE=${JSON.stringify(table)}: must be a DynamoDB table name`,
+      );
     },
   );
 
@@ -195,7 +203,9 @@ describe('loadConfig: the shared store and per-network policies', () => {
   });
 
   it('refuses seed URLs that mix redis:// and rediss://', () => {
-    expect(refusal({ REDIS_CLUSTER_URLS: 'redis://a:7000,rediss://b:7000' })).toMatch(/REDIS_CLUSTER_URLS=.*mixes redis:\/\/ and rediss:\/\//);
+    expect(refusal({ REDIS_CLUSTER_URLS: 'redis://a:7000,rediss://b:7000' })).toMatch(
+      /REDIS_CLUSTER_URLS=.*mixes redis:\/\/ and rediss:\/\//,
+    );
   });
 
   it('reads RATE_LIMIT_POLICIES into typed policies, key defaulting to address', () => {
@@ -227,16 +237,27 @@ describe('loadConfig: the shared store and per-network policies', () => {
   });
 
   describe('OpenTelemetry, METRICS_PORT and SERVER_TIMING', () => {
-    it('starts OTLP export from OpenTelemetry\'s own variables, http/protobuf unless told', () => {
-      expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' }).telemetry.otlp).toEqual({ protocol: 'http/protobuf', traces: true, metrics: true, metricIntervalMs: 60_000, spanDelayMs: 5_000 });
-      expect(loadConfig({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://c:4318/v1/traces', OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' }).telemetry.otlp).toEqual({
+    it("starts OTLP export from OpenTelemetry's own variables, http/protobuf unless told", () => {
+      expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' }).telemetry.otlp).toEqual({
+        protocol: 'http/protobuf',
+        traces: true,
+        metrics: true,
+        metricIntervalMs: 60_000,
+        spanDelayMs: 5_000,
+      });
+      expect(
+        loadConfig({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://c:4318/v1/traces', OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' }).telemetry
+          .otlp,
+      ).toEqual({
         protocol: 'http/json',
         traces: true,
         metrics: false,
         metricIntervalMs: 60_000,
         spanDelayMs: 5_000,
       });
-      expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_METRICS_EXPORTER: 'none' }).telemetry.otlp).toMatchObject({ metrics: false });
+      expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_METRICS_EXPORTER: 'none' }).telemetry.otlp).toMatchObject({
+        metrics: false,
+      });
       expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_SDK_DISABLED: 'true' }).telemetry.otlp).toBeUndefined();
       expect(loadConfig({ OTEL_DENO: 'true' }).telemetry.deno).toBe(true);
     });
@@ -246,7 +267,9 @@ describe('loadConfig: the shared store and per-network policies', () => {
     });
 
     it('refuses gRPC, a bad endpoint and a bad port, naming the variable', () => {
-      expect(refusal({ OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' })).toContain('OTEL_EXPORTER_OTLP_PROTOCOL="grpc": must be "http/protobuf" or "http/json"');
+      expect(refusal({ OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' })).toContain(
+        'OTEL_EXPORTER_OTLP_PROTOCOL="grpc": must be "http/protobuf" or "http/json"',
+      );
       expect(refusal({ OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' })).toContain('OTEL_EXPORTER_OTLP_ENDPOINT="collector:4318"');
       expect(refusal({ METRICS_PORT: '0' })).toContain('METRICS_PORT="0": must be a whole number from 1 to 65535');
       expect(refusal({ SERVER_TIMING: 'yes' })).toContain('SERVER_TIMING="yes": must be "on" or "off"');

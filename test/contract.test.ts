@@ -66,7 +66,9 @@ describe('breakingChanges', () => {
     const before = await snapshot();
     const after = structuredClone(before);
     delete after.components.schemas.ProductFacts.properties.reviewedOn;
-    after.components.schemas.ProductFacts.required = after.components.schemas.ProductFacts.required.filter((name: string) => name !== 'reviewedOn');
+    after.components.schemas.ProductFacts.required = after.components.schemas.ProductFacts.required.filter(
+      (name: string) => name !== 'reviewedOn',
+    );
     expect(breakingChanges(before, after)).toEqual(
       expect.arrayContaining(['GET /api/v1/product 200.product.reviewedOn: response field removed']),
     );
@@ -77,7 +79,9 @@ describe('breakingChanges', () => {
     const after = structuredClone(before);
     after.components.schemas.Product.required = ['product', 'resources'];
     after.components.schemas.Health.properties.status = { type: 'boolean' };
-    after.components.schemas.Resource.properties.kind.enum = after.components.schemas.Resource.properties.kind.enum.filter((k: string) => k !== 'mcp');
+    after.components.schemas.Resource.properties.kind.enum = after.components.schemas.Resource.properties.kind.enum.filter(
+      (k: string) => k !== 'mcp',
+    );
     const changes = breakingChanges(before, after);
     expect(changes).toContain('GET /api/v1/product 200.startOptions: response field no longer required');
     expect(changes).toContain('GET /api/v1/health 200.status: type changed from string to boolean');

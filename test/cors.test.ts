@@ -45,7 +45,7 @@ describe('the origin rule', () => {
     }
   });
 
-  it('allows only {base}\'s own origin by default, and the given list checked otherwise', () => {
+  it("allows only {base}'s own origin by default, and the given list checked otherwise", () => {
     expect(allowedOrigins(undefined, 'https://api.example.com:8443/prefix')).toEqual(['https://api.example.com:8443']);
     expect(allowedOrigins(['https://app.example.com/', '*'], 'https://api.example.com')).toEqual(['https://app.example.com', '*']);
     expect(() => allowedOrigins(['https://app.example.com', 'app.example.org'], 'https://api.example.com')).toThrow(StartupError);

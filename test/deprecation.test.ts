@@ -4,7 +4,11 @@ import { checkDeprecation, deprecationNotice } from '../src/deprecation.ts';
 import { StartupError } from '../src/startup-error.ts';
 import { BASE, closeHandlers, get, makeHandler } from './support/handler.ts';
 
-const deprecation = { deprecatedAt: new Date('2027-01-01T00:00:00Z'), sunsetAt: new Date('2027-07-01T00:00:00Z'), successorPath: '/api/v2' };
+const deprecation = {
+  deprecatedAt: new Date('2027-01-01T00:00:00Z'),
+  sunsetAt: new Date('2027-07-01T00:00:00Z'),
+  successorPath: '/api/v2',
+};
 
 describe('deprecationNotice', () => {
   it('is absent without configuration', () => {

@@ -54,7 +54,13 @@ describe('factsJsonSchema', () => {
   });
 
   it.each([
-    ['a misspelt key', (f: any) => ((f.product.reviewdOn = f.product.reviewedOn), delete f.product.reviewedOn), '/product', 'additionalProperty', 'reviewdOn'],
+    [
+      'a misspelt key',
+      (f: any) => ((f.product.reviewdOn = f.product.reviewedOn), delete f.product.reviewedOn),
+      '/product',
+      'additionalProperty',
+      'reviewdOn',
+    ],
     ['an unknown member of a resource', (f: any) => (f.resources[2].secretNote = 'x'), '/resources/2', 'additionalProperty', 'secretNote'],
     ['a $schema member below the top level', (f: any) => (f.product.$schema = 'x'), '/product', 'additionalProperty', '$schema'],
     ['a missing field', (f: any) => delete f.startOptions[0].title, '/startOptions/0', 'missingProperty', 'title'],

@@ -28,12 +28,24 @@ describe('parseFacts', () => {
 
   // jsonc-parser finds the position, so every runtime names it (Bun's JSON.parse gives none).
   it.each([
-    ['an unfinished file', '{ "product": ', 'at line 1, column 14: expected a value (a string, number, object, array, true, false or null).'],
+    [
+      'an unfinished file',
+      '{ "product": ',
+      'at line 1, column 14: expected a value (a string, number, object, array, true, false or null).',
+    ],
     ['a member name without quotes', '{\n  "product": {\n    name: "x"\n  }\n}', 'at line 3, column 5: unexpected "name".'],
-    ['a trailing comma', '{\n  "resources": [],\n}', 'at line 3, column 1: expected a member name in double quotes (a comma before "}" is not allowed).'],
+    [
+      'a trailing comma',
+      '{\n  "resources": [],\n}',
+      'at line 3, column 1: expected a member name in double quotes (a comma before "}" is not allowed).',
+    ],
     ['a missing comma', '{\n  "a": 1\n  "b": 2\n}', 'at line 3, column 3: expected "," between two entries.'],
     ['a comment', '{ "a": 1 // note\n}', 'at line 1, column 10: comments are not allowed in JSON.'],
-    ['a tab inside a string', '{ "a": "x\ty" }', 'at line 1, column 8: a control character (such as a tab or line break) must be escaped inside a string.'],
+    [
+      'a tab inside a string',
+      '{ "a": "x\ty" }',
+      'at line 1, column 8: a control character (such as a tab or line break) must be escaped inside a string.',
+    ],
     ['an empty file', '', 'at line 1, column 1: expected a value (a string, number, object, array, true, false or null).'],
   ])('refuses %s as JSON, naming the line and column', (_, text, where) => {
     expect(() => parseFacts('facts.json', text)).toThrow(new StartupError(`Facts file facts.json is not valid JSON ${where}`));
@@ -64,9 +76,21 @@ describe('parseFacts', () => {
       'resources[2].secretNote: unknown field "secretNote"; remove it, or use one of: id, kind, title, url, description',
     ],
     ['a $schema member below the top level', (f: any) => (f.product.$schema = 'x'), 'product.$schema: unknown field "$schema"'],
-    ['a date that does not exist', (f: any) => (f.product.reviewedOn = '2026-02-31'), 'product.reviewedOn: "2026-02-31" is not a date that exists; give a real calendar date (YYYY-MM-DD)'],
-    ['February 29 of a common year', (f: any) => (f.product.reviewedOn = '2025-02-29'), 'product.reviewedOn: "2025-02-29" is not a date that exists'],
-    ['user info in a URL', (f: any) => (f.resources[0].url = 'https://admin:pw@www.example.com/'), 'resources[0].url: URL carries user info'],
+    [
+      'a date that does not exist',
+      (f: any) => (f.product.reviewedOn = '2026-02-31'),
+      'product.reviewedOn: "2026-02-31" is not a date that exists; give a real calendar date (YYYY-MM-DD)',
+    ],
+    [
+      'February 29 of a common year',
+      (f: any) => (f.product.reviewedOn = '2025-02-29'),
+      'product.reviewedOn: "2025-02-29" is not a date that exists',
+    ],
+    [
+      'user info in a URL',
+      (f: any) => (f.resources[0].url = 'https://admin:pw@www.example.com/'),
+      'resources[0].url: URL carries user info',
+    ],
     ['a token in a URL', (f: any) => (f.resources[1].url = 'https://docs.example.com/?access_token=abc'), 'query parameter "access_token"'],
     ['a signature in a URL', (f: any) => (f.startOptions[0].url = 'https://docs.example.com/a?X-Amz-Signature=1'), 'startOptions[0].url'],
     ['a session in a URL', (f: any) => (f.resources[3].url = 'https://status.example.org/?SessionId=1'), '"SessionId"'],
@@ -92,7 +116,11 @@ describe('parseFacts', () => {
       (f: any) => (f.product.actionsNeedingApproval[2].why = 'x'),
       'product.actionsNeedingApproval[2].why: unknown field "why"; remove it, or use one of: id, action, reason',
     ],
-    ['a blank reason', (f: any) => (f.product.actionsNeedingApproval[0].reason = ' '), 'product.actionsNeedingApproval[0].reason: must not be empty'],
+    [
+      'a blank reason',
+      (f: any) => (f.product.actionsNeedingApproval[0].reason = ' '),
+      'product.actionsNeedingApproval[0].reason: must not be empty',
+    ],
     ['an empty list of private data', (f: any) => (f.product.neverReturned = []), 'product.neverReturned: must list at least one entry'],
     ['an empty performs', (f: any) => (f.startOptions[3].performs = []), 'startOptions[3].performs: must list at least one entry'],
     [
@@ -107,12 +135,21 @@ describe('parseFacts', () => {
   // The contract's examples ("Surface"): split at _ - . and lower-to-upper changes, then whole words.
   const withParameter = (name: string) => (f: any) => (f.resources[1].url = `https://docs.example.com/search?${name}=1`);
 
-  it.each(['access_token', 'apiKey', 'X-Amz-Signature', 'sig', 'code', 'auth_code', 'sessionId', 'oauthCode', 'jwt', 'APIKEY', 'user.password'])(
-    'refuses the query parameter %s as a credential, naming the field',
-    (name) => {
-      expect(refusal(withParameter(name))).toContain(`resources[1].url: URL query parameter "${name}" may carry a credential`);
-    },
-  );
+  it.each([
+    'access_token',
+    'apiKey',
+    'X-Amz-Signature',
+    'sig',
+    'code',
+    'auth_code',
+    'sessionId',
+    'oauthCode',
+    'jwt',
+    'APIKEY',
+    'user.password',
+  ])('refuses the query parameter %s as a credential, naming the field', (name) => {
+    expect(refusal(withParameter(name))).toContain(`resources[1].url: URL query parameter "${name}" may carry a credential`);
+  });
 
   it.each(['keyword', 'author', 'country_code', 'designer', 'lang', 'page', 'postcode', 'visit_count'])(
     'accepts the ordinary query parameter %s',
@@ -158,7 +195,13 @@ describe('parseFacts', () => {
   it('refuses two resources with the same id, a resource without one being known by its kind', () => {
     const message = refusal((f) => {
       f.resources[3].kind = 'docs';
-      f.resources.push({ id: 'website', kind: 'support', title: 'Forum', url: 'https://forum.example.com/', description: 'Questions and answers.' });
+      f.resources.push({
+        id: 'website',
+        kind: 'support',
+        title: 'Forum',
+        url: 'https://forum.example.com/',
+        description: 'Questions and answers.',
+      });
     });
     expect(message).toBe(
       'Facts file facts.json was refused:\n' +
@@ -169,7 +212,13 @@ describe('parseFacts', () => {
 
   it('accepts two resources of one kind told apart by their ids', () => {
     const facts = structuredClone(sample) as any;
-    facts.resources.push({ id: 'api-docs', kind: 'docs', title: 'API reference', url: 'https://docs.example.com/api', description: 'Every endpoint.' });
+    facts.resources.push({
+      id: 'api-docs',
+      kind: 'docs',
+      title: 'API reference',
+      url: 'https://docs.example.com/api',
+      description: 'Every endpoint.',
+    });
     expect(parseFacts('facts.json', JSON.stringify(facts)).resources).toHaveLength(10);
   });
 

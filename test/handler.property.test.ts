@@ -13,12 +13,37 @@ const KNOWN_SEGMENTS = [
 ];
 const segment = fc.oneof(fc.constantFrom(...KNOWN_SEGMENTS), fc.webSegment());
 const KNOWN_PATHS = ROUTES.flatMap((route) => pathsOf(route).map(({ path }) => path));
-const path = fc.oneof(fc.constantFrom(...KNOWN_PATHS), fc.array(segment, { maxLength: 5 }).map((segments) => `/${segments.join('/')}`));
+const path = fc.oneof(
+  fc.constantFrom(...KNOWN_PATHS),
+  fc.array(segment, { maxLength: 5 }).map((segments) => `/${segments.join('/')}`),
+);
 const query = fc.option(fc.webQueryParameters(), { nil: undefined });
 const method = fc.constantFrom('GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'PROPFIND', 'QUERY');
-const headerName = fc.constantFrom('accept', 'accept-encoding', 'if-none-match', 'origin', 'content-type', 'x-forwarded-for', 'access-control-request-headers', 'mcp-protocol-version', 'mcp-method');
+const headerName = fc.constantFrom(
+  'accept',
+  'accept-encoding',
+  'if-none-match',
+  'origin',
+  'content-type',
+  'x-forwarded-for',
+  'access-control-request-headers',
+  'mcp-protocol-version',
+  'mcp-method',
+);
 const headerValue = fc.oneof(
-  fc.constantFrom('*/*', 'text/html', 'application/json', 'gzip;q=0', 'gzip, br', '*', '"x"', 'https://evil.example.org', 'application/json; charset=utf-8', '2026-07-28', 'tools/call'),
+  fc.constantFrom(
+    '*/*',
+    'text/html',
+    'application/json',
+    'gzip;q=0',
+    'gzip, br',
+    '*',
+    '"x"',
+    'https://evil.example.org',
+    'application/json; charset=utf-8',
+    '2026-07-28',
+    'tools/call',
+  ),
   fc.string({ unit: fc.constantFrom(...'abc ,;=*/"-_.0123456789'.split('')), maxLength: 40 }),
 );
 const headers = fc.dictionary(headerName, headerValue, { maxKeys: 5 });

@@ -127,7 +127,12 @@ describe('handler', () => {
     const before = Date.now();
     const fresh = await makeHandler();
     const body = await (await fresh(get('/api/v1/health'))).json();
-    expect(body).toEqual({ status: 'ok', version: pkg.version, rateLimitStore: 'memory', facts: { reviewedOn: sampleFacts().product.reviewedOn, loadedAt: expect.any(String) } });
+    expect(body).toEqual({
+      status: 'ok',
+      version: pkg.version,
+      rateLimitStore: 'memory',
+      facts: { reviewedOn: sampleFacts().product.reviewedOn, loadedAt: expect.any(String) },
+    });
     expect(Date.parse(body.facts.loadedAt)).toBeGreaterThanOrEqual(before - 1000);
     expect(Date.parse(body.facts.loadedAt)).toBeLessThanOrEqual(Date.now());
   });
@@ -137,16 +142,21 @@ describe('handler', () => {
     expect(body).toMatchObject({ type: `${BASE}/problems/${code}`, code });
   });
 
-  it.each(DOCS_ASSETS.map((asset) => [asset.path, asset] as const))('serves %s byte for byte as its file, with its type', async (path, asset) => {
-    const response = await handle(get(path));
-    expect(response.status).toBe(200);
-    expect(response.headers.get('content-type')).toBe(asset.contentType);
-    expect(await response.text()).toBe(DOCS_ASSET_TEXT[asset.file]);
-  });
+  it.each(DOCS_ASSETS.map((asset) => [asset.path, asset] as const))(
+    'serves %s byte for byte as its file, with its type',
+    async (path, asset) => {
+      const response = await handle(get(path));
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toBe(asset.contentType);
+      expect(await response.text()).toBe(DOCS_ASSET_TEXT[asset.file]);
+    },
+  );
 
   it('gives the product in JSON, Markdown and plain text three ETags', async () => {
     const etags = await Promise.all(
-      ['application/json', 'text/markdown', 'text/plain'].map(async (accept) => (await handle(get('/api/v1/product', { headers: { accept } }))).headers.get('etag')),
+      ['application/json', 'text/markdown', 'text/plain'].map(async (accept) =>
+        (await handle(get('/api/v1/product', { headers: { accept } }))).headers.get('etag'),
+      ),
     );
     expect(new Set(etags).size).toBe(3);
   });
@@ -164,14 +174,21 @@ describe('handler', () => {
     expect(refused.headers.get('content-encoding')).toBeNull();
   });
 
-  it.each(['/api', '/api/v2', '/api/v1/products', '/openapi.yaml', '/problems/unknown', '/mcp/extra', '/docs/', '/docs/nope.js', '/index.html'])(
-    'answers %s with the 404 problem',
-    async (path) => {
-      const body = await expectProblem(await handle(get(path)), 404, 'api_route_not_found');
-      expect(body.detail).toContain('not part of the public contract');
-      expect(body.resolution).toContain(`${BASE}/openapi.json`);
-    },
-  );
+  it.each([
+    '/api',
+    '/api/v2',
+    '/api/v1/products',
+    '/openapi.yaml',
+    '/problems/unknown',
+    '/mcp/extra',
+    '/docs/',
+    '/docs/nope.js',
+    '/index.html',
+  ])('answers %s with the 404 problem', async (path) => {
+    const body = await expectProblem(await handle(get(path)), 404, 'api_route_not_found');
+    expect(body.detail).toContain('not part of the public contract');
+    expect(body.resolution).toContain(`${BASE}/openapi.json`);
+  });
 
   it.each(WRONG_METHODS)('answers %s %s with the 405 problem and Allow', async (method, path, allow) => {
     const response = await handle(get(path, { method }));
@@ -189,7 +206,11 @@ describe('handler', () => {
     const response = await handle(
       get(path, {
         method: 'OPTIONS',
-        headers: { origin: 'https://elsewhere.example.org', 'access-control-request-method': 'GET', 'access-control-request-headers': 'if-none-match' },
+        headers: {
+          origin: 'https://elsewhere.example.org',
+          'access-control-request-method': 'GET',
+          'access-control-request-headers': 'if-none-match',
+        },
       }),
     );
     expect(response.status).toBe(204);
@@ -249,7 +270,11 @@ describe('reload', () => {
     const etag = async (path: string) => (await handler(get(path))).headers.get('etag');
     const mcpName = async () => {
       const body = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_product_overview', arguments: {} } };
-      const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' };
+      const headers = {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2025-06-18',
+      };
       const answer = await (await handler(get('/mcp', { method: 'POST', headers, body: JSON.stringify(body) }))).json();
       return answer.result.structuredContent.name as string;
     };

@@ -9,24 +9,50 @@ import { sampleFacts } from './support/handler.ts';
 
 const BASE = 'https://api.example.com';
 const route = (path: string) => ROUTES.find((candidate) => candidate.path === path)!;
-const settings: HeaderSettings = { base: BASE, docsPage: true, contentSignal: 'search=yes, ai-input=yes', rateLimitPolicy: { 'RateLimit-Policy': '"default";q=120;w=60', 'X-RateLimit-Limit': '120' } };
+const settings: HeaderSettings = {
+  base: BASE,
+  docsPage: true,
+  contentSignal: 'search=yes, ai-input=yes',
+  rateLimitPolicy: { 'RateLimit-Policy': '"default";q=120;w=60', 'X-RateLimit-Limit': '120' },
+};
 const deprecated: HeaderSettings = {
   ...settings,
-  deprecation: deprecationNotice(BASE, { deprecatedAt: new Date('2027-01-01'), sunsetAt: new Date('2027-07-01'), successorPath: '/api/v2' }),
+  deprecation: deprecationNotice(BASE, {
+    deprecatedAt: new Date('2027-01-01'),
+    sunsetAt: new Date('2027-07-01'),
+    successorPath: '/api/v2',
+  }),
 };
 const SERVICE_DESC = `<${BASE}/openapi.json>; rel="service-desc"`;
 
 describe('the header rules', () => {
   it('let cross-origin scripts read exactly the contract headers', () => {
-    const exposed = pathHeaders(settings, '/api/v1/product', route('/api/v1/product')).document['Access-Control-Expose-Headers']!.split(', ');
+    const exposed = pathHeaders(settings, '/api/v1/product', route('/api/v1/product')).document['Access-Control-Expose-Headers']!.split(
+      ', ',
+    );
     expect(exposed.sort()).toEqual(
-      ['RateLimit-Policy', 'RateLimit', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'ETag', 'Link', 'Deprecation', 'Sunset'].sort(),
+      [
+        'RateLimit-Policy',
+        'RateLimit',
+        'X-RateLimit-Limit',
+        'X-RateLimit-Remaining',
+        'X-RateLimit-Reset',
+        'Retry-After',
+        'ETag',
+        'Link',
+        'Deprecation',
+        'Sunset',
+      ].sort(),
     );
   });
 
   it('put CORS, nosniff, the service-desc link and the rate-limit policy on every kind of answer, never credentials', () => {
     for (const path of ['/api/v1/product', '/mcp', '/unknown']) {
-      const headers = pathHeaders(settings, path, ROUTES.find((candidate) => candidate.path === path));
+      const headers = pathHeaders(
+        settings,
+        path,
+        ROUTES.find((candidate) => candidate.path === path),
+      );
       for (const record of [headers.document, headers.problem('api_route_not_found'), headers.preflight, headers.mcp, headers.mcpError]) {
         expect(record).toMatchObject({
           'X-Content-Type-Options': 'nosniff',
@@ -58,16 +84,27 @@ describe('the header rules', () => {
       expect(headers.problem('rate_limited')['Content-Usage'], each.path).toBeUndefined();
       expect(headers.preflight['Content-Usage'], each.path).toBeUndefined();
     }
-    const noTraining = pathHeaders({ ...settings, contentSignal: 'search=yes, ai-input=yes, ai-train=no' }, '/llms.txt', route('/llms.txt'));
+    const noTraining = pathHeaders(
+      { ...settings, contentSignal: 'search=yes, ai-input=yes, ai-train=no' },
+      '/llms.txt',
+      route('/llms.txt'),
+    );
     expect(noTraining.document['Content-Usage']).toBe('search=y, train-ai=n');
-    expect(pathHeaders({ ...settings, contentSignal: 'ai-input=yes' }, '/llms.txt', route('/llms.txt')).document['Content-Usage']).toBeUndefined();
+    expect(
+      pathHeaders({ ...settings, contentSignal: 'ai-input=yes' }, '/llms.txt', route('/llms.txt')).document['Content-Usage'],
+    ).toBeUndefined();
   });
 
   it('name the methods in Allow on a 405 and a preflight only', () => {
     const mcp = pathHeaders(settings, '/mcp', route('/mcp'));
     expect(mcp.problem('method_not_allowed').Allow).toBe('POST, OPTIONS');
     expect(mcp.problem('payload_too_large').Allow).toBeUndefined();
-    expect(mcp.preflight).toMatchObject({ Allow: 'POST, OPTIONS', 'Access-Control-Allow-Methods': 'POST, OPTIONS', 'Access-Control-Max-Age': '86400', Vary: 'Access-Control-Request-Headers' });
+    expect(mcp.preflight).toMatchObject({
+      Allow: 'POST, OPTIONS',
+      'Access-Control-Allow-Methods': 'POST, OPTIONS',
+      'Access-Control-Max-Age': '86400',
+      Vary: 'Access-Control-Request-Headers',
+    });
     expect(mcp.document.Allow).toBeUndefined();
   });
 
@@ -75,11 +112,13 @@ describe('the header rules', () => {
     const catalog = `<${BASE}/.well-known/api-catalog>; rel="api-catalog"; type="application/linkset+json"`;
     expect(pathHeaders(settings, '/api/v1', route('/api/v1')).document.Link).toBe(`${SERVICE_DESC}, ${catalog}`);
     const jsonLd = `<${BASE}/api/v1/product>; rel="describedby"; type="application/ld+json"`;
-    expect(pathHeaders(settings, '/.well-known/api-catalog', route('/.well-known/api-catalog')).document.Link).toBe(`${SERVICE_DESC}, ${catalog}, ${jsonLd}`);
+    expect(pathHeaders(settings, '/.well-known/api-catalog', route('/.well-known/api-catalog')).document.Link).toBe(
+      `${SERVICE_DESC}, ${catalog}, ${jsonLd}`,
+    );
     expect(pathHeaders(settings, '/api/v1/product', route('/api/v1/product')).document.Link).toBe(SERVICE_DESC);
   });
 
-  describe('the root\'s Link field (RFC 8288), read by a parser', () => {
+  describe("the root's Link field (RFC 8288), read by a parser", () => {
     const parsed = (docsPage: boolean) => LinkHeader.parse(pathHeaders({ ...settings, docsPage }, '/', route('/')).document.Link!);
 
     it('links the catalog, the OpenAPI document, the docs page and the server card, each but the first with its type', () => {
@@ -102,14 +141,20 @@ describe('the header rules', () => {
 
     it('has no service-doc while the docs page is off, on every answer of the root', () => {
       expect(parsed(false).rel('service-doc')).toEqual([]);
-      expect(parsed(false).refs.map((ref) => ref.rel).sort()).toEqual(['alternate', 'api-catalog', 'describedby', 'describedby', 'service-desc']);
+      expect(
+        parsed(false)
+          .refs.map((ref) => ref.rel)
+          .sort(),
+      ).toEqual(['alternate', 'api-catalog', 'describedby', 'describedby', 'service-desc']);
       const off = pathHeaders({ ...settings, docsPage: false }, '/', route('/'));
       expect(off.problem('method_not_allowed').Link).toBe(off.document.Link);
     });
 
     it('names the same targets as the body, besides its own other representation', () => {
       const root = buildRoot(BASE, sampleFacts(), { docsPage: true });
-      const targets = parsed(true).refs.filter((ref) => ref.rel !== 'alternate').map((ref) => ref.uri);
+      const targets = parsed(true)
+        .refs.filter((ref) => ref.rel !== 'alternate')
+        .map((ref) => ref.uri);
       expect(Object.values(root.links)).toEqual(expect.arrayContaining(targets));
     });
   });
@@ -118,14 +163,18 @@ describe('the header rules', () => {
     const v1 = pathHeaders(deprecated, '/api/v1', route('/api/v1')).document;
     expect(v1.Deprecation).toBe(`@${Date.parse('2027-01-01') / 1000}`);
     expect(v1.Sunset).toBe('Thu, 01 Jul 2027 00:00:00 GMT');
-    expect(v1.Link).toBe(`${SERVICE_DESC}, <${BASE}/api/v2>; rel="successor-version", <${BASE}/.well-known/api-catalog>; rel="api-catalog"; type="application/linkset+json"`);
+    expect(v1.Link).toBe(
+      `${SERVICE_DESC}, <${BASE}/api/v2>; rel="successor-version", <${BASE}/.well-known/api-catalog>; rel="api-catalog"; type="application/linkset+json"`,
+    );
     expect(pathHeaders(deprecated, '/api/v1/nope').problem('api_route_not_found').Deprecation).toBeDefined();
     expect(pathHeaders(deprecated, '/openapi.json', route('/openapi.json')).document.Deprecation).toBeUndefined();
     expect(pathHeaders(settings, '/api/v1', route('/api/v1')).document.Deprecation).toBeUndefined();
   });
 
   it('document what each kind of answer carries, every name with its component', () => {
-    expect(carriedHeaders('/api/v1', 'document')).toEqual(expect.arrayContaining(['Deprecation', 'Sunset', 'ETag', 'Cache-Control', 'Vary']));
+    expect(carriedHeaders('/api/v1', 'document')).toEqual(
+      expect.arrayContaining(['Deprecation', 'Sunset', 'ETag', 'Cache-Control', 'Vary']),
+    );
     expect(carriedHeaders('/openapi.json', 'document')).not.toContain('Deprecation');
     expect(carriedHeaders('/x', 'problem', 'rate_limited')).toContain('Retry-After');
     expect(carriedHeaders('/x', 'problem', 'service_unavailable')).toContain('Retry-After');

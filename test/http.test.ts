@@ -2,8 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { headerBuilder, pathOf, prepareDocument, prepareFixed, respond, type HeaderAssembly } from '../src/http.ts';
 
 /** A document prepared as the surface does: the path's fixed headers include its cache policy. */
-const prepare = (value: unknown, { cacheControl, fixed, contentType = 'application/json; charset=utf-8' }: { cacheControl: string; fixed: Record<string, string>; contentType?: string }) =>
-  prepareDocument(value, { contentType, headers: { ...fixed, 'Cache-Control': cacheControl } });
+const prepare = (
+  value: unknown,
+  {
+    cacheControl,
+    fixed,
+    contentType = 'application/json; charset=utf-8',
+  }: { cacheControl: string; fixed: Record<string, string>; contentType?: string },
+) => prepareDocument(value, { contentType, headers: { ...fixed, 'Cache-Control': cacheControl } });
 
 const fixed = { 'X-Content-Type-Options': 'nosniff' };
 const small = { hello: 'world' };
@@ -33,7 +39,11 @@ describe('prepare', () => {
 
   it('serves bytes as they are (a docs page file), not as JSON', async () => {
     const bytes = new TextEncoder().encode('body{margin:0}\n');
-    const rep = await prepare(bytes, { contentType: 'text/css; charset=utf-8', cacheControl: 'public, max-age=31536000, immutable', fixed });
+    const rep = await prepare(bytes, {
+      contentType: 'text/css; charset=utf-8',
+      cacheControl: 'public, max-age=31536000, immutable',
+      fixed,
+    });
     expect(rep.identity.body).toEqual(bytes);
     expect(rep.identity.headers['Content-Length']).toBe(String(bytes.byteLength));
   });
@@ -115,7 +125,11 @@ describe('headerBuilder', () => {
   it.each<HeaderAssembly>(['record', 'template'])('puts the same headers together as a %s, the per-request ones overriding', (assembly) => {
     const build = headerBuilder({ A: '1', B: '2' }, assembly);
     const headers = new Headers(build({ B: '3', C: '4' }));
-    expect([...headers]).toEqual([['a', '1'], ['b', '3'], ['c', '4']]);
+    expect([...headers]).toEqual([
+      ['a', '1'],
+      ['b', '3'],
+      ['c', '4'],
+    ]);
     // The fixed part is not changed by a request.
     expect(new Headers(build({})).get('b')).toBe('2');
   });

@@ -18,12 +18,9 @@ describe('parseAddress', () => {
 
   const MAPPED = ['::ffff:192.0.2.7', '::FFFF:c000:207', '0:0:0:0:0:ffff:192.0.2.7'];
   const CARRYING = [...MAPPED, '64:ff9b::c000:207', '64:ff9b::192.0.2.7', '[64:ff9b::c000:207]'];
-  it.each(CARRYING)(
-    'reads %s, which carries an IPv4 address, as 192.0.2.7',
-    (text) => {
-      expect(parseAddress(text)).toEqual({ family: 4, bits: 0xc0000207n });
-    },
-  );
+  it.each(CARRYING)('reads %s, which carries an IPv4 address, as 192.0.2.7', (text) => {
+    expect(parseAddress(text)).toEqual({ family: 4, bits: 0xc0000207n });
+  });
 
   const OUTSIDE = ['::c000:207', '2001:db8::c000:207', '64:ff9b:1::c000:207', '64:ff9a::c000:207'];
   it.each(OUTSIDE)('keeps %s, outside both prefixes, as IPv6', (text) => {
@@ -32,12 +29,9 @@ describe('parseAddress', () => {
 
   const NOT_ADDRESSES = ['256.0.0.1', '1.2.3', '1.2.3.4.5', '1.2.3.x', ' 1.2.3.4', 'unknown', ''];
   const NOT_IPV6 = ['1:2:3', '1::2::3', '1:2:3:4:5:6:7:8:9', '1::2:3:4:5:6:7:8', '12345::', 'g::1', '::ffff:300.1.1.1'];
-  it.each([...NOT_ADDRESSES, ...NOT_IPV6])(
-    'refuses %j',
-    (text) => {
-      expect(parseAddress(text)).toBeUndefined();
-    },
-  );
+  it.each([...NOT_ADDRESSES, ...NOT_IPV6])('refuses %j', (text) => {
+    expect(parseAddress(text)).toBeUndefined();
+  });
 });
 
 describe('formatAddress and masked', () => {
@@ -96,4 +90,3 @@ describe('parseNetwork', () => {
     expect(parseNetwork(text)).toMatch(reason);
   });
 });
-

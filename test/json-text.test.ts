@@ -31,7 +31,13 @@ describe('parseJsonText', () => {
   it.each([
     ['an empty file', '', 1, 1, /^expected a value/],
     ['only whitespace', '  \n  ', 2, 3, /^expected a value/],
-    ['a trailing comma in an object', '{\n  "a": 1,\n}', 3, 1, 'expected a member name in double quotes (a comma before "}" is not allowed)'],
+    [
+      'a trailing comma in an object',
+      '{\n  "a": 1,\n}',
+      3,
+      1,
+      'expected a member name in double quotes (a comma before "}" is not allowed)',
+    ],
     ['a trailing comma in an array', '[1,]', 1, 4, /^expected a value/],
     ['a member name without quotes', '{a: 1}', 1, 2, 'unexpected "a"'],
     ['single quotes', "{'a': 1}", 1, 2, `unexpected "'a'"`],
@@ -63,8 +69,34 @@ describe('parseJsonText', () => {
   });
 
   it('agrees with JSON.parse on any text, and points inside the text when it refuses', () => {
-    const pieces = fc.constantFrom('{', '}', '[', ']', ':', ',', '"', 'a', '1', '-', '.', 'e', '\\', 'u', ' ', '\n', '\t', 'true', 'null', '/', '*');
-    const text = fc.oneof(fc.array(pieces, { maxLength: 12 }).map((parts) => parts.join('')), fc.json(), fc.string({ maxLength: 20 }));
+    const pieces = fc.constantFrom(
+      '{',
+      '}',
+      '[',
+      ']',
+      ':',
+      ',',
+      '"',
+      'a',
+      '1',
+      '-',
+      '.',
+      'e',
+      '\\',
+      'u',
+      ' ',
+      '\n',
+      '\t',
+      'true',
+      'null',
+      '/',
+      '*',
+    );
+    const text = fc.oneof(
+      fc.array(pieces, { maxLength: 12 }).map((parts) => parts.join('')),
+      fc.json(),
+      fc.string({ maxLength: 20 }),
+    );
     fc.assert(
       fc.property(text, (text) => {
         let value: unknown;

@@ -7,7 +7,11 @@ import { closeHandlers, makeHandler, send } from './support/handler.ts';
 
 function collector() {
   const lines: LogEntry[] = [];
-  return { lines, logger: (entry: LogEntry) => void lines.push(entry), events: (event: string) => lines.filter((line) => line.event === event) };
+  return {
+    lines,
+    logger: (entry: LogEntry) => void lines.push(entry),
+    events: (event: string) => lines.filter((line) => line.event === event),
+  };
 }
 
 /** A store that can be taken down and brought back. */
@@ -56,7 +60,10 @@ describe('logging', () => {
   it('writes JSON lines with the time first, errors and warnings apart from the rest', () => {
     const out: string[] = [];
     const err: string[] = [];
-    const log = jsonLinesLogger((line) => out.push(line), (line) => err.push(line));
+    const log = jsonLinesLogger(
+      (line) => out.push(line),
+      (line) => err.push(line),
+    );
     log({ level: 'info', event: 'a', n: 1 });
     log({ level: 'warn', event: 'b' });
     log({ level: 'error', event: 'c' });

@@ -55,16 +55,22 @@ describe('remembered decisions', () => {
 });
 
 describe('isJsonMediaType (RFC 9110 section 8.3.1)', () => {
-  it.each(['application/json', 'application/json; charset=utf-8', 'Application/JSON', ' application/json ;x=y'])('reads %s as JSON', (value) => {
-    expect(isJsonMediaType(value)).toBe(true);
-  });
+  it.each(['application/json', 'application/json; charset=utf-8', 'Application/JSON', ' application/json ;x=y'])(
+    'reads %s as JSON',
+    (value) => {
+      expect(isJsonMediaType(value)).toBe(true);
+    },
+  );
 
-  it.each([null, '', 'text/plain', 'application/jsonx', 'application/ld+json', 'application/json-seq', 'text/json'])('reads %s as not JSON', (value) => {
-    expect(isJsonMediaType(value)).toBe(false);
-  });
+  it.each([null, '', 'text/plain', 'application/jsonx', 'application/ld+json', 'application/json-seq', 'text/json'])(
+    'reads %s as not JSON',
+    (value) => {
+      expect(isJsonMediaType(value)).toBe(false);
+    },
+  );
 });
 
-describe('mediaTypeChooser over the product\'s types (RFC 9110 section 12.5.1)', () => {
+describe("mediaTypeChooser over the product's types (RFC 9110 section 12.5.1)", () => {
   it.each([
     [null, 'application/json'],
     ['', 'application/json'],

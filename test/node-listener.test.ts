@@ -149,7 +149,12 @@ describe('toNodeListener on a node:http server', () => {
     it('reaches it whole when it arrives in pieces, chunked', async () => {
       const bytes = Buffer.from(body);
       const pieces = [bytes.subarray(0, 7), bytes.subarray(7, 40), bytes.subarray(40)];
-      const answer = await exchange({ method: 'POST', path: '/mcp', headers: { ...headers, 'transfer-encoding': 'chunked' }, body: pieces });
+      const answer = await exchange({
+        method: 'POST',
+        path: '/mcp',
+        headers: { ...headers, 'transfer-encoding': 'chunked' },
+        body: pieces,
+      });
       expect(answer.status, answer.body.toString()).toBe(200);
       expect(JSON.parse(answer.body.toString()).id).toBe(JSON.parse(body).id);
     });
@@ -160,7 +165,12 @@ describe('toNodeListener on a node:http server', () => {
       // Four times the limit in 1 KiB pieces, a little apart, with no length announced.
       const pieces = Array.from({ length: (4 * MAX_BODY) / 1024 }, () => Buffer.alloc(1024, 0x20));
       pieces[0] = Buffer.concat([Buffer.from(start), pieces[0]!]);
-      const chunked = await exchange({ method: 'POST', path: '/mcp', headers: { ...headers, 'transfer-encoding': 'chunked' }, body: pieces });
+      const chunked = await exchange({
+        method: 'POST',
+        path: '/mcp',
+        headers: { ...headers, 'transfer-encoding': 'chunked' },
+        body: pieces,
+      });
       for (const answer of [declared, chunked]) {
         expect(answer.status).toBe(413);
         expect(JSON.parse(answer.body.toString())).toMatchObject({ status: 413, code: 'payload_too_large' });
@@ -171,7 +181,7 @@ describe('toNodeListener on a node:http server', () => {
   describe("the client's address", () => {
     const remaining = (answer: Answer) => Number(answer.headers['x-ratelimit-remaining']);
 
-    it('is the connection\'s, IPv4 or IPv6, as the access log and the quota see it', async () => {
+    it("is the connection's, IPv4 or IPv6, as the access log and the quota see it", async () => {
       await exchange({ path: '/api/v1', from: '127.0.0.2' });
       // An IPv4 client of a dual-stack server arrives as ::ffff:127.0.0.2 and is counted as 127.0.0.2.
       expect(lastLine('/api/v1')).toMatchObject({ client: '127.0.0.2', status: 200 });
@@ -314,14 +324,17 @@ describe('toNodeListener in an Express app whose body parser runs first', () => 
 
   const call = () => frame('modern', 'tools/call', { name: 'list_start_options', arguments: {} });
 
-  it.each(['/json', '/raw', '/text'])('serves POST /mcp from the body %s parsed (req.body), as if it had read the stream', async (prefix) => {
-    const { headers, body } = call();
-    const answer = await post(`${prefix}/mcp`, headers, body);
-    expect(answer.status, answer.body.toString()).toBe(200);
-    const reply = JSON.parse(answer.body.toString());
-    expect(reply.id).toBe(JSON.parse(body).id);
-    expect(reply.result.structuredContent.startOptions.length).toBeGreaterThan(0);
-  });
+  it.each(['/json', '/raw', '/text'])(
+    'serves POST /mcp from the body %s parsed (req.body), as if it had read the stream',
+    async (prefix) => {
+      const { headers, body } = call();
+      const answer = await post(`${prefix}/mcp`, headers, body);
+      expect(answer.status, answer.body.toString()).toBe(200);
+      const reply = JSON.parse(answer.body.toString());
+      expect(reply.id).toBe(JSON.parse(body).id);
+      expect(reply.result.structuredContent.startOptions.length).toBeGreaterThan(0);
+    },
+  );
 
   it('serves a gzip-coded body express.json() inflated, with the length of what it passes on', async () => {
     const { headers, body } = call();
@@ -335,7 +348,11 @@ describe('toNodeListener in an Express app whose body parser runs first', () => 
     expect(form.status).toBe(415);
     expect(JSON.parse(form.body.toString())).toMatchObject({ code: 'unsupported_media_type' });
     const { headers } = call();
-    const large = await post('/json/mcp', headers, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { pad: ' '.repeat(2 * MAX_BODY) } }));
+    const large = await post(
+      '/json/mcp',
+      headers,
+      JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { pad: ' '.repeat(2 * MAX_BODY) } }),
+    );
     expect(large.status).toBe(413);
     expect(JSON.parse(large.body.toString())).toMatchObject({ code: 'payload_too_large' });
   });
@@ -352,7 +369,9 @@ describe('toNodeListener in an Express app whose body parser runs first', () => 
 
   it('answers a GET behind the body parsers as ever', async () => {
     const answer = await new Promise<number>((resolve, reject) =>
-      httpRequest({ host: '127.0.0.1', port, path: '/json/api/v1', agent: false }, (res) => resolve(res.resume().statusCode!)).on('error', reject).end(),
+      httpRequest({ host: '127.0.0.1', port, path: '/json/api/v1', agent: false }, (res) => resolve(res.resume().statusCode!))
+        .on('error', reject)
+        .end(),
     );
     expect(answer).toBe(200);
   });

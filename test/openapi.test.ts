@@ -52,9 +52,25 @@ describe('the served OpenAPI document', () => {
 
   it('describes every path the service serves, and only those', () => {
     const documents = [
-      '/', '/.well-known/api-catalog', '/.well-known/mcp/server-card.json', '/api/v1', '/api/v1/health', '/api/v1/product', '/docs', '/docs/{asset}',
-      '/llms-full.txt', '/llms.txt', '/mcp/server-card', '/openapi.json', '/problems/{code}', '/robots.txt', '/schemas/facts.json',
-      '/sitemap.xml', '/skill.md', '/.well-known/agent-skills/index.json', '/.well-known/agent-skills/{name}/SKILL.md',
+      '/',
+      '/.well-known/api-catalog',
+      '/.well-known/mcp/server-card.json',
+      '/api/v1',
+      '/api/v1/health',
+      '/api/v1/product',
+      '/docs',
+      '/docs/{asset}',
+      '/llms-full.txt',
+      '/llms.txt',
+      '/mcp/server-card',
+      '/openapi.json',
+      '/problems/{code}',
+      '/robots.txt',
+      '/schemas/facts.json',
+      '/sitemap.xml',
+      '/skill.md',
+      '/.well-known/agent-skills/index.json',
+      '/.well-known/agent-skills/{name}/SKILL.md',
     ];
     expect(Object.keys(doc.paths).sort()).toEqual([...documents, '/mcp'].sort());
     expect(Object.keys(doc.paths['/mcp']!)).toEqual(['post']);
@@ -133,7 +149,9 @@ describe('the served OpenAPI document', () => {
     expect(examples).toBeGreaterThan(10);
     const product = doc.paths['/api/v1/product']!.get.responses['200'].content['application/json'].example;
     expect(product).toEqual(await (await handle(get('/api/v1/product'))).json());
-    expect(doc.components.responses.NotFound.content['application/problem+json'].example).toEqual(await (await handle(get('/nope'))).json());
+    expect(doc.components.responses.NotFound.content['application/problem+json'].example).toEqual(
+      await (await handle(get('/nope'))).json(),
+    );
   });
 
   it('rejects a body that breaks the schema (the check can fail)', async () => {
@@ -147,7 +165,10 @@ describe('the served OpenAPI document', () => {
   it('declares the rate-limit headers on every response, and the 429 and 503 on every counted operation (all but health)', () => {
     for (const [path, operations] of Object.entries(doc.paths)) {
       for (const [method, operation] of Object.entries(operations)) {
-        const refusals = path === '/api/v1/health' ? [undefined, undefined] : [{ $ref: '#/components/responses/TooManyRequests' }, { $ref: '#/components/responses/ServiceUnavailable' }];
+        const refusals =
+          path === '/api/v1/health'
+            ? [undefined, undefined]
+            : [{ $ref: '#/components/responses/TooManyRequests' }, { $ref: '#/components/responses/ServiceUnavailable' }];
         expect([operation.responses['429'], operation.responses['503']], `${method} ${path}`).toEqual(refusals);
         for (const [status, response] of Object.entries<any>(operation.responses)) {
           const resolved = response.$ref ? doc.components.responses[response.$ref.split('/').pop()] : response;

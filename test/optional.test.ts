@@ -9,7 +9,11 @@ describe('importOptional', () => {
   });
 
   it('turns a missing package into a StartupError naming every package and the command that installs them', async () => {
-    const missing = importOptional(() => import('@product-discovery/not-installed' as string), ['@product-discovery/not-installed', 'ajv'], 'product-discovery verify');
+    const missing = importOptional(
+      () => import('@product-discovery/not-installed' as string),
+      ['@product-discovery/not-installed', 'ajv'],
+      'product-discovery verify',
+    );
     await expect(missing).rejects.toBeInstanceOf(StartupError);
     await expect(missing).rejects.toThrow(
       'product-discovery verify needs @product-discovery/not-installed and ajv, left out of a production install (optional peers):\n' +

@@ -9,7 +9,11 @@ const request = (method = 'GET') => new Request(`${BASE}/x`, { method });
 
 describe('prepareProblem (RFC 9457)', () => {
   it.each(PROBLEM_CODES)('answers %s with a valid problem body, its status and its headers', async (code) => {
-    const response = await respond(request(), prepareProblem(BASE, code, { 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'no-store' }), { RateLimit: 'r' });
+    const response = await respond(
+      request(),
+      prepareProblem(BASE, code, { 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'no-store' }),
+      { RateLimit: 'r' },
+    );
     expect(response.headers.get('content-type')).toBe('application/problem+json; charset=utf-8');
     expect(response.headers.get('cache-control')).toBe('no-store');
     expect(response.headers.get('x-content-type-options')).toBe('nosniff');

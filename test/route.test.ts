@@ -40,7 +40,13 @@ describe('a route declaration', () => {
   });
 
   it('takes exactly its methods', () => {
-    expect(['GET', 'HEAD', 'POST', 'OPTIONS', 'get'].map((method) => takes(route('/api/v1'), method))).toEqual([true, true, false, false, false]);
+    expect(['GET', 'HEAD', 'POST', 'OPTIONS', 'get'].map((method) => takes(route('/api/v1'), method))).toEqual([
+      true,
+      true,
+      false,
+      false,
+      false,
+    ]);
     expect(['GET', 'HEAD', 'POST'].map((method) => takes(route('/mcp'), method))).toEqual([false, false, true]);
   });
 
@@ -70,6 +76,13 @@ describe('a route declaration', () => {
 
   it('tells which paths are under /api/v1', () => {
     expect(['/api/v1', '/api/v1/product', '/api/v1/x/y'].map(isV1Path)).toEqual([true, true, true]);
-    expect(['/api/v10', '/api/v2', '/api', '/openapi.json', '/mcp', '/llms.txt'].map(isV1Path)).toEqual([false, false, false, false, false, false]);
+    expect(['/api/v10', '/api/v2', '/api', '/openapi.json', '/mcp', '/llms.txt'].map(isV1Path)).toEqual([
+      false,
+      false,
+      false,
+      false,
+      false,
+      false,
+    ]);
   });
 });

@@ -46,12 +46,28 @@ describe('the route table', () => {
 
   it('serves security.txt only while a security contact is set', () => {
     expect(ROUTES.filter((route) => route.securityContact).map((route) => route.path)).toEqual(['/.well-known/security.txt']);
-    expect(servedRoutes({ docsPage: true }).map((route) => route.path)).toEqual(ROUTES.map((route) => route.path).filter((path) => path !== '/.well-known/security.txt'));
+    expect(servedRoutes({ docsPage: true }).map((route) => route.path)).toEqual(
+      ROUTES.map((route) => route.path).filter((path) => path !== '/.well-known/security.txt'),
+    );
   });
 
   it('matches exactly the paths the table serves', () => {
     for (const route of ROUTES) for (const { path } of pathsOf(route)) expect(isServedPath(path), path).toBe(true);
-    for (const path of ['/api', '/api/', '/api/v1/', '/api/v2/things', '/api/v10', '/apix', '/mcp/', '/mcpx', '/openapi.json/x', '/problems/', '/problems/nope', '/llms.txt?x=1', '/API/V1']) {
+    for (const path of [
+      '/api',
+      '/api/',
+      '/api/v1/',
+      '/api/v2/things',
+      '/api/v10',
+      '/apix',
+      '/mcp/',
+      '/mcpx',
+      '/openapi.json/x',
+      '/problems/',
+      '/problems/nope',
+      '/llms.txt?x=1',
+      '/API/V1',
+    ]) {
       expect(isServedPath(path), path).toBe(false);
     }
   });

@@ -23,17 +23,19 @@ function nodeRuntime(env: Record<string, string>) {
     readTextFile: (path) => readFile(path, 'utf8'),
     listen: ({ host, port }, fetch) =>
       new Promise((resolve, reject) => {
-        const server = serve({ hostname: host, port, fetch: (request) => (arrived.count++, fetch(request, { clientAddress: '192.0.2.1' })) }, (info: AddressInfo) =>
-          resolve({
-            url: `http://${info.address}:${info.port}`,
-            // As the Node entry does: close() waits for kept-alive connections, so sweep them as each falls idle.
-            stop: () =>
-              new Promise((closed) => {
-                const http = server as import('node:http').Server;
-                const sweep = setInterval(() => http.closeIdleConnections(), 20);
-                http.close(() => (clearInterval(sweep), closed()));
-              }),
-          }),
+        const server = serve(
+          { hostname: host, port, fetch: (request) => (arrived.count++, fetch(request, { clientAddress: '192.0.2.1' })) },
+          (info: AddressInfo) =>
+            resolve({
+              url: `http://${info.address}:${info.port}`,
+              // As the Node entry does: close() waits for kept-alive connections, so sweep them as each falls idle.
+              stop: () =>
+                new Promise((closed) => {
+                  const http = server as import('node:http').Server;
+                  const sweep = setInterval(() => http.closeIdleConnections(), 20);
+                  http.close(() => (clearInterval(sweep), closed()));
+                }),
+            }),
         );
         server.once('error', reject);
       }),
@@ -50,12 +52,21 @@ function output() {
   const out = vi.spyOn(console, 'log').mockImplementation(() => {});
   const err = vi.spyOn(console, 'error').mockImplementation(() => {});
   const lines = (spy: typeof out) => spy.mock.calls.map((call) => String(call[0]));
-  return { out: () => lines(out), err: () => lines(err), json: () => lines(out).filter((line) => line.startsWith('{')).map((line) => JSON.parse(line)) };
+  return {
+    out: () => lines(out),
+    err: () => lines(err),
+    json: () =>
+      lines(out)
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line)),
+  };
 }
 
 const busyPort = () =>
   new Promise<{ port: number; close: () => void }>((resolve) => {
-    const server = createNetServer().listen(0, '127.0.0.1', () => resolve({ port: (server.address() as AddressInfo).port, close: () => server.close() }));
+    const server = createNetServer().listen(0, '127.0.0.1', () =>
+      resolve({ port: (server.address() as AddressInfo).port, close: () => server.close() }),
+    );
   });
 
 afterEach(() => vi.restoreAllMocks());
@@ -108,7 +119,12 @@ describe('start', () => {
         controller.close();
       },
     });
-    const slow = fetch(`${url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json' }, body, duplex: 'half' } as RequestInit);
+    const slow = fetch(`${url}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+      duplex: 'half',
+    } as RequestInit);
     const before = arrived.count;
     await vi.waitFor(() => expect(arrived.count).toBe(before + 1));
     signal('SIGTERM');

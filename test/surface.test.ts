@@ -21,14 +21,27 @@ describe('the surface built from the facts', () => {
     const document = await product.document!();
     expect(JSON.parse(text(document.identity.body))).toEqual(sampleFacts());
     expect(product.document!(), 'built once, then the answer itself').toBe(document);
-    expect(document.identity.headers).toMatchObject({ 'Cache-Control': 'public, max-age=60', 'Content-Type': 'application/json; charset=utf-8' });
+    expect(document.identity.headers).toMatchObject({
+      'Cache-Control': 'public, max-age=60',
+      'Content-Type': 'application/json; charset=utf-8',
+    });
     expect(surface.targetOf('/problems/rate_limited').document).toBeDefined();
     expect(surface.targetOf('/api/v1/health').document, 'health is answered per request').toBeUndefined();
     expect(surface.targetOf('/mcp').document).toBeUndefined();
   });
 
   it('gives an unknown path the not-found target of its area, without a route', async () => {
-    const surface = await buildSurface({ ...settings, deprecation: deprecationNotice(BASE, { deprecatedAt: new Date('2027-01-01'), sunsetAt: new Date('2027-07-01'), successorPath: '/api/v2' }) }, sampleFacts());
+    const surface = await buildSurface(
+      {
+        ...settings,
+        deprecation: deprecationNotice(BASE, {
+          deprecatedAt: new Date('2027-01-01'),
+          sunsetAt: new Date('2027-07-01'),
+          successorPath: '/api/v2',
+        }),
+      },
+      sampleFacts(),
+    );
     const underV1 = surface.targetOf('/api/v1/nope');
     const elsewhere = surface.targetOf('/nope');
     expect(underV1.route).toBeUndefined();

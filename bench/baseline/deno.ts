@@ -3,7 +3,12 @@ import { baselineFetch, FILES, floorHeaders } from './bodies.ts';
 
 const dir = Deno.env.get('BENCH_BODIES_DIR')!;
 const read = (name: string) => Deno.readFileSync(`${dir}/${name}`);
-const bodies = { product: read(FILES.product), openapi: read(FILES.openapi), openapiGzip: read(FILES.openapiGzip), notFound: read(FILES.notFound) };
+const bodies = {
+  product: read(FILES.product),
+  openapi: read(FILES.openapi),
+  openapiGzip: read(FILES.openapiGzip),
+  notFound: read(FILES.notFound),
+};
 const floor = floorHeaders(JSON.parse(Deno.readTextFileSync(`${dir}/${FILES.productHeaders}`)));
 
 Deno.serve(

@@ -6,7 +6,12 @@ import { answers, FILES, FLOOR_PATH, floorHeaders } from './bodies.ts';
 
 const dir = process.env.BENCH_BODIES_DIR!;
 const read = (name: string) => new Uint8Array(readFileSync(`${dir}/${name}`));
-const a = answers({ product: read(FILES.product), openapi: read(FILES.openapi), openapiGzip: read(FILES.openapiGzip), notFound: read(FILES.notFound) });
+const a = answers({
+  product: read(FILES.product),
+  openapi: read(FILES.openapi),
+  openapiGzip: read(FILES.openapiGzip),
+  notFound: read(FILES.notFound),
+});
 // Content-Length precomputed: node:http would otherwise send chunked.
 const withLength = (x: { status: number; body: Uint8Array; headers: Record<string, string> }) => ({
   ...x,
@@ -29,7 +34,9 @@ const server = createServer((req, res) => {
     url === '/api/v1/product'
       ? product
       : url === '/openapi.json'
-        ? (req.headers['accept-encoding']?.includes('gzip') ? openapiGzip : openapi)
+        ? req.headers['accept-encoding']?.includes('gzip')
+          ? openapiGzip
+          : openapi
         : notFound;
   res.writeHead(pick.status, pick.headers);
   res.end(pick.body);

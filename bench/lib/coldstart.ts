@@ -56,7 +56,8 @@ async function spawnToFirst200(cmd: [string, string[]], ready: RegExp, path: str
   try {
     for (;;) {
       try {
-        if ((await exchange(server.url + path, spec)).status === 200) return { wall: performance.now() - t0, cpu: threadsCpuMs(server.pid) };
+        if ((await exchange(server.url + path, spec)).status === 200)
+          return { wall: performance.now() - t0, cpu: threadsCpuMs(server.pid) };
       } catch {
         /* not answering yet */
       }
@@ -109,7 +110,11 @@ export function serverlessEntries(): string[] {
 async function spawnToAnswer(cmd: [string, string[]]): Promise<FirstAnswer> {
   const t0 = performance.now();
   // PUBLIC_BASE_URL: the platforms' entries require it, as nothing else names their URL.
-  const probe = await start(...cmd, { cpu: config.serverCpu, env: { PUBLIC_BASE_URL: 'https://api.example.com', RATE_LIMIT_QUOTA: QUOTA }, ready: /^First answer (200)$/m });
+  const probe = await start(...cmd, {
+    cpu: config.serverCpu,
+    env: { PUBLIC_BASE_URL: 'https://api.example.com', RATE_LIMIT_QUOTA: QUOTA },
+    ready: /^First answer (200)$/m,
+  });
   const answer = { wall: performance.now() - t0, cpu: threadsCpuMs(probe.pid) };
   await probe.stop();
   return answer;

@@ -3,11 +3,17 @@ import { cpus } from 'node:os';
 import { RUNTIMES, type RuntimeName } from './runtimes.ts';
 
 export const started = performance.now();
-export const log = (line: string) => process.stderr.write(`[bench ${((performance.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}\n`);
+export const log = (line: string) =>
+  process.stderr.write(`[bench ${((performance.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}\n`);
 const num = (value: string | undefined, fallback: number) => (value && Number.isFinite(Number(value)) ? Number(value) : fallback);
 
 const env = process.env;
-export const skip = new Set((env.BENCH_SKIP ?? '').split(',').map((s) => s.trim()).filter(Boolean));
+export const skip = new Set(
+  (env.BENCH_SKIP ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean),
+);
 export const runtimes = (env.BENCH_RUNTIMES ?? RUNTIMES.join(',')).split(',').map((s) => s.trim()) as RuntimeName[];
 const twoCores = cpus().length >= 2;
 export const config = {

@@ -34,18 +34,30 @@ export type Tool = { name: 'wrk' | 'autocannon'; version: string; note?: string 
 export function ensureLoadTool(log: (line: string) => void): Tool {
   if (!has('wrk') && process.getuid?.() === 0 && has('apt-get') && !process.env.BENCH_NO_APT) {
     log('wrk is missing: apt-get install -y wrk');
-    let result = spawnSync('apt-get', ['install', '-y', '-qq', 'wrk'], { stdio: 'ignore', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+    let result = spawnSync('apt-get', ['install', '-y', '-qq', 'wrk'], {
+      stdio: 'ignore',
+      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+    });
     if (result.status !== 0) {
       spawnSync('apt-get', ['update', '-qq'], { stdio: 'ignore' });
-      result = spawnSync('apt-get', ['install', '-y', '-qq', 'wrk'], { stdio: 'ignore', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+      result = spawnSync('apt-get', ['install', '-y', '-qq', 'wrk'], {
+        stdio: 'ignore',
+        env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+      });
     }
   }
   if (has('wrk') && !process.env.BENCH_AUTOCANNON) {
     const version = /wrk (\S+)/.exec(spawnSync('wrk', ['--version'], { encoding: 'utf8' }).stdout)?.[1] ?? '?';
     return { name: 'wrk', version };
   }
-  const pkg = JSON.parse(spawnSync(process.execPath, ['-p', 'JSON.stringify(require("autocannon/package.json"))'], { cwd: ROOT, encoding: 'utf8' }).stdout);
-  return { name: 'autocannon', version: pkg.version, note: 'wrk unavailable: autocannon (Node) drives the load and may cap the fastest servers' };
+  const pkg = JSON.parse(
+    spawnSync(process.execPath, ['-p', 'JSON.stringify(require("autocannon/package.json"))'], { cwd: ROOT, encoding: 'utf8' }).stdout,
+  );
+  return {
+    name: 'autocannon',
+    version: pkg.version,
+    note: 'wrk unavailable: autocannon (Node) drives the load and may cap the fastest servers',
+  };
 }
 
 const scripts = mkdtempSync(join(tmpdir(), 'bench-wrk-'));
@@ -98,7 +110,16 @@ async function wrk(url: string, spec: RequestSpec, { seconds, connections, cpu }
 }
 
 async function autocannon(url: string, spec: RequestSpec, { seconds, connections, cpu }: LoadOptions): Promise<LoadResult> {
-  const args = [join(ROOT, 'node_modules/autocannon/autocannon.js'), '-j', '-c', String(connections), '-d', String(seconds), '-m', spec.method ?? 'GET'];
+  const args = [
+    join(ROOT, 'node_modules/autocannon/autocannon.js'),
+    '-j',
+    '-c',
+    String(connections),
+    '-d',
+    String(seconds),
+    '-m',
+    spec.method ?? 'GET',
+  ];
   for (const [name, value] of Object.entries(spec.headers ?? {})) args.push('-H', `${name}=${value}`);
   if (spec.body !== undefined) args.push('-b', spec.body);
   args.push(url);

@@ -58,7 +58,10 @@ export async function start(command: string, args: string[], { cpu, env = {}, re
   let output = '';
   const exited = new Promise<void>((resolve) => child.on('exit', () => (live.delete(child), resolve())));
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${command} ${args.join(' ')} did not start in ${timeoutMs} ms:\n${output}`)), timeoutMs);
+    const timer = setTimeout(
+      () => reject(new Error(`${command} ${args.join(' ')} did not start in ${timeoutMs} ms:\n${output}`)),
+      timeoutMs,
+    );
     const onData = (chunk: Buffer) => {
       output += chunk;
       const match = ready.exec(output);
@@ -90,7 +93,11 @@ export async function start(command: string, args: string[], { cpu, env = {}, re
 }
 
 /** Runs a process to completion and returns its stdout (throws with its output on failure). */
-export async function run(command: string, args: string[], { cpu, env = {} }: { cpu?: number; env?: Record<string, string> } = {}): Promise<string> {
+export async function run(
+  command: string,
+  args: string[],
+  { cpu, env = {} }: { cpu?: number; env?: Record<string, string> } = {},
+): Promise<string> {
   const [cmd, argv] = pinned(cpu, command, args);
   const child = spawn(cmd, argv, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   live.add(child);

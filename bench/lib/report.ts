@@ -93,7 +93,10 @@ export function summarise(http: RuntimeHttp, scenario: Report['scenarios'][numbe
 export function renderReport(report: Report): string {
   const { config, tool, machine, versions } = report;
   const out: string[] = [];
-  const pinning = machine.taskset && config.serverCpu !== undefined ? `servers pinned to CPU ${config.serverCpu}, load generator to CPU ${config.loadCpu} (taskset)` : 'no CPU pinning';
+  const pinning =
+    machine.taskset && config.serverCpu !== undefined
+      ? `servers pinned to CPU ${config.serverCpu}, load generator to CPU ${config.loadCpu} (taskset)`
+      : 'no CPU pinning';
   out.push(
     `Measured by \`npm run bench\` on ${report.date.slice(0, 10)}: ${machine.cores} cores (${machine.cpuModel}), ` +
       `Bun ${versions.bun}, Deno ${versions.deno}, Node ${versions.node}. Load from ${tool.name} ${tool.version} ` +
@@ -110,10 +113,12 @@ export function renderReport(report: Report): string {
     out.push(
       'The baseline answers the exact bytes the service sends (product JSON, the 404 problem body, the OpenAPI document and its gzip coding) with no logic. ' +
         "The second product row compares against the same bare server sending the service's own product headers (CORS, Link, validators, rate-limit fields, three of them changing per request): " +
-        'what the header contract alone costs, the ceiling for any handler. The MCP rows compare against the service\'s own REST product figure.',
+        "what the header contract alone costs, the ceiling for any handler. The MCP rows compare against the service's own REST product figure.",
       '',
     );
-    out.push('| Runtime | Request | Service req/s | p99 | Reference | Reference req/s | p99 | Ratio | Target | Ratio per CPU | Server CPU, service / reference |');
+    out.push(
+      '| Runtime | Request | Service req/s | p99 | Reference | Reference req/s | p99 | Ratio | Target | Ratio per CPU | Server CPU, service / reference |',
+    );
     out.push('| --- | --- | --: | --: | --- | --: | --: | --: | --- | --: | --- |');
     const notes: string[] = [];
     for (const http of report.http) {
@@ -132,21 +137,33 @@ export function renderReport(report: Report): string {
         out.push(
           `| ${name} | ${scenario.label} | ${int(row.serviceRps)} | ${ms(row.serviceP99)} | ${reference} | ${int(row.referenceRps)} | ${ms(row.referenceP99)} | ${fixed(row.ratio)} | ${verdict} | ${fixed(row.cpuRatio)} | ${pct(row.serviceCpu)} / ${pct(row.referenceCpu)} |`,
         );
-        const errors = http.runs[scenario.id]!.service.reduce((n, r) => n + r.socketErrors + (scenario.id === 'notFound' ? 0 : r.non2xx), 0);
+        const errors = http.runs[scenario.id]!.service.reduce(
+          (n, r) => n + r.socketErrors + (scenario.id === 'notFound' ? 0 : r.non2xx),
+          0,
+        );
         if (errors > 0) notes.push(`${name}, ${scenario.label}: ${errors} socket errors or unexpected non-2xx answers during the runs`);
       }
       if (http.headerBytes.service) {
-        notes.push(`${name}: the service's product answer carries ${http.headerBytes.service} bytes of headers, the baseline's ${http.headerBytes.baseline} (same body bytes).`);
+        notes.push(
+          `${name}: the service's product answer carries ${http.headerBytes.service} bytes of headers, the baseline's ${http.headerBytes.baseline} (same body bytes).`,
+        );
       }
     }
-    const lowRef = report.http.some((h) => report.scenarios.some((s) => s.reference === 'baseline' && (summarise(h, s)?.referenceCpu ?? 1) < 0.85));
-    if (lowRef) notes.push('A server below about 85% CPU was not saturated (the load generator, or other work on the machine, held it back): read the per-CPU ratio there.');
+    const lowRef = report.http.some((h) =>
+      report.scenarios.some((s) => s.reference === 'baseline' && (summarise(h, s)?.referenceCpu ?? 1) < 0.85),
+    );
+    if (lowRef)
+      notes.push(
+        'A server below about 85% CPU was not saturated (the load generator, or other work on the machine, held it back): read the per-CPU ratio there.',
+      );
     if (notes.length) out.push('', ...notes.map((n) => `- ${n}`));
   }
 
   if (report.cold.length > 0) {
     out.push('', `### Cold start: spawn to first 200 (median of ${config.coldRuns})`, '');
-    out.push('| Runtime | Start-up bundle | Hello world, same runtime | Ratio | Target | CPU to first 200, bundle / hello world | CPU ratio | First MCP tools/call answer |');
+    out.push(
+      '| Runtime | Start-up bundle | Hello world, same runtime | Ratio | Target | CPU to first 200, bundle / hello world | CPU ratio | First MCP tools/call answer |',
+    );
     out.push('| --- | --: | --: | --: | --- | --: | --: | --: |');
     for (const c of report.cold) {
       const name = c.entry ? `${c.entry} (${LABEL[c.runtime]}, imported and asked once)` : LABEL[c.runtime];
@@ -160,7 +177,9 @@ export function renderReport(report: Report): string {
       const cpuRatio = median(c.serviceCpu.map((x, i) => x / c.helloCpu[i]!));
       const verdict = ratio <= COLD_START_TARGET ? 'met' : `**missed** by ${ms(s - COLD_START_TARGET * h)}`;
       const mcp = c.firstMcp.length ? ms(median(c.firstMcp)) : '';
-      out.push(`| ${name} | ${ms(s)} | ${ms(h)} | ${fixed(ratio, 1)}x | ≤ ${COLD_START_TARGET}x: ${verdict} | ${ms(median(c.serviceCpu))} / ${ms(median(c.helloCpu))} | ${fixed(cpuRatio, 1)}x | ${mcp} |`);
+      out.push(
+        `| ${name} | ${ms(s)} | ${ms(h)} | ${fixed(ratio, 1)}x | ≤ ${COLD_START_TARGET}x: ${verdict} | ${ms(median(c.serviceCpu))} / ${ms(median(c.helloCpu))} | ${fixed(cpuRatio, 1)}x | ${mcp} |`,
+      );
     }
     out.push(
       '',
@@ -173,13 +192,19 @@ export function renderReport(report: Report): string {
 
   if (report.workers) {
     const w = report.workers;
-    out.push('', `### Cloudflare Workers: CPU per request in workerd (Miniflare), ${int(w.requests)} requests a round, median of ${w.rest.length} rounds`, '');
+    out.push(
+      '',
+      `### Cloudflare Workers: CPU per request in workerd (Miniflare), ${int(w.requests)} requests a round, median of ${w.rest.length} rounds`,
+      '',
+    );
     if (w.error) out.push(`Failed: ${w.error}`);
     else {
       out.push('| Request | CPU per request | Target |', '| --- | --: | --- |');
       out.push(`| GET /api/v1/product | ${ms(median(w.rest))} | |`);
       const mcp = median(w.mcp);
-      out.push(`| MCP tools/call get_product_overview, answered by the SDK | ${ms(mcp)} | ≤ ${WORKERS_MCP_TARGET_MS} ms: ${mcp <= WORKERS_MCP_TARGET_MS ? 'met' : '**missed**'} |`);
+      out.push(
+        `| MCP tools/call get_product_overview, answered by the SDK | ${ms(mcp)} | ≤ ${WORKERS_MCP_TARGET_MS} ms: ${mcp <= WORKERS_MCP_TARGET_MS ? 'met' : '**missed**'} |`,
+      );
       out.push(`| The same tools/call repeated (replayed, src/mcp/replay.ts) | ${ms(median(w.mcpReplayed))} | |`);
       if (w.firstRest !== undefined) out.push(`| First GET of a fresh isolate (the module's start included) | ${ms(w.firstRest)} | |`);
       out.push(
@@ -192,15 +217,26 @@ export function renderReport(report: Report): string {
   }
 
   if (report.rss || report.rssError) {
-    out.push('', `### Memory: ${int(config.rssRequests)} requests from ${int(config.rssClients)} client addresses (Node, in process, memory store)`, '');
+    out.push(
+      '',
+      `### Memory: ${int(config.rssRequests)} requests from ${int(config.rssClients)} client addresses (Node, in process, memory store)`,
+      '',
+    );
     if (report.rssError) out.push(`Failed: ${report.rssError.split('\n')[0]}`);
     else {
       const rss = report.rss as { samples: RssSample[]; rps: number; seconds: number; peakRssMb: number; non200: number };
-      out.push('The handler called directly (`createHandler` with a synthetic `clientAddress`, no HTTP), in one one-hour rate-limit window so every client stays counted: the store\'s worst case. Measured after a forced GC.', '');
+      out.push(
+        "The handler called directly (`createHandler` with a synthetic `clientAddress`, no HTTP), in one one-hour rate-limit window so every client stays counted: the store's worst case. Measured after a forced GC.",
+        '',
+      );
       out.push('| Point | RSS | Heap used | Clients in the store |');
       out.push('| --- | --: | --: | --: |');
-      for (const s of rss.samples) out.push(`| ${s.label} | ${fixed(s.rssMb, 1)} MB | ${fixed(s.heapUsedMb, 1)} MB | ${int(s.storeSize)} |`);
-      out.push('', `Peak RSS ${fixed(rss.peakRssMb, 1)} MB; ${int(rss.rps)} requests/s in process (${fixed(rss.seconds, 1)} s)${rss.non200 ? `; ${rss.non200} answers were not 200` : ''}.`);
+      for (const s of rss.samples)
+        out.push(`| ${s.label} | ${fixed(s.rssMb, 1)} MB | ${fixed(s.heapUsedMb, 1)} MB | ${int(s.storeSize)} |`);
+      out.push(
+        '',
+        `Peak RSS ${fixed(rss.peakRssMb, 1)} MB; ${int(rss.rps)} requests/s in process (${fixed(rss.seconds, 1)} s)${rss.non200 ? `; ${rss.non200} answers were not 200` : ''}.`,
+      );
     }
   }
 
@@ -209,10 +245,14 @@ export function renderReport(report: Report): string {
     if (report.dispatchError) out.push(`Failed: ${report.dispatchError}`);
     else {
       const d = report.dispatch as { calls: number; registered: number; results: { path: string; mapNs: number; routerNs: number }[] };
-      out.push(`Finding a path's target, ${int(d.calls)} calls, ${d.registered} paths registered in the route table's order: the handler's Map by exact path against itty-router's Router.fetch (URL and query parsed, patterns tried in order).`, '');
+      out.push(
+        `Finding a path's target, ${int(d.calls)} calls, ${d.registered} paths registered in the route table's order: the handler's Map by exact path against itty-router's Router.fetch (URL and query parsed, patterns tried in order).`,
+        '',
+      );
       out.push('| Path | Map by exact path | itty-router Router.fetch | Saved per request |');
       out.push('| --- | --: | --: | --: |');
-      for (const r of d.results) out.push(`| ${r.path} | ${fixed(r.mapNs, 0)} ns | ${fixed(r.routerNs, 0)} ns | ${fixed((r.routerNs - r.mapNs) / 1000, 2)} µs |`);
+      for (const r of d.results)
+        out.push(`| ${r.path} | ${fixed(r.mapNs, 0)} ns | ${fixed(r.routerNs, 0)} ns | ${fixed((r.routerNs - r.mapNs) / 1000, 2)} µs |`);
     }
   }
 
@@ -220,16 +260,31 @@ export function renderReport(report: Report): string {
     out.push('', '### Rate-limit store: Redis against memory (Node, in process)', '');
     if (report.stores.skipped) out.push(`Skipped: ${report.stores.skipped}.`);
     else {
-      const r = report.stores.result as { memory: number[]; redis: number[]; rounds: number; seconds: number; concurrency: number; clients: number; redisHealthAfter: { status: string; reason?: string }; non200: number };
+      const r = report.stores.result as {
+        memory: number[];
+        redis: number[];
+        rounds: number;
+        seconds: number;
+        concurrency: number;
+        clients: number;
+        redisHealthAfter: { status: string; reason?: string };
+        non200: number;
+      };
       const mem = median(r.memory);
       const red = median(r.redis);
       const ratios = r.redis.map((x, i) => x / r.memory[i]!);
-      out.push(`GET /api/v1/product through the handler, ${r.concurrency} calls in flight, ${int(r.clients)} client addresses, ${r.rounds} interleaved rounds of ${r.seconds} s; a local redis-server pinned to the other CPU.`, '');
+      out.push(
+        `GET /api/v1/product through the handler, ${r.concurrency} calls in flight, ${int(r.clients)} client addresses, ${r.rounds} interleaved rounds of ${r.seconds} s; a local redis-server pinned to the other CPU.`,
+        '',
+      );
       out.push('| Store | req/s | Ratio |');
       out.push('| --- | --: | --: |');
       out.push(`| memory | ${int(mem)} | 1.00 |`);
       out.push(`| redis | ${int(red)} | ${fixed(median(ratios))} |`);
-      out.push('', `Health after the run: ${r.redisHealthAfter.status}${r.redisHealthAfter.reason ? ` (${r.redisHealthAfter.reason})` : ' (no request fell back to memory)'}${r.non200 ? `; ${r.non200} answers were not 200` : ''}.`);
+      out.push(
+        '',
+        `Health after the run: ${r.redisHealthAfter.status}${r.redisHealthAfter.reason ? ` (${r.redisHealthAfter.reason})` : ' (no request fell back to memory)'}${r.non200 ? `; ${r.non200} answers were not 200` : ''}.`,
+      );
     }
   }
   if (report.seconds) out.push('', `The whole run took ${Math.round(report.seconds)} s.`);

@@ -39,11 +39,21 @@ export const SCENARIOS: Scenario[] = [
   },
   { id: 'notFound', label: 'GET /nope (404)', request: { path: '/nope' }, reference: 'baseline' },
   { id: 'openapi', label: 'GET /openapi.json', request: { path: '/openapi.json' }, reference: 'baseline' },
-  { id: 'openapiGzip', label: 'GET /openapi.json, gzip', request: { path: '/openapi.json', headers: { 'Accept-Encoding': 'gzip' } }, reference: 'baseline' },
+  {
+    id: 'openapiGzip',
+    label: 'GET /openapi.json, gzip',
+    request: { path: '/openapi.json', headers: { 'Accept-Encoding': 'gzip' } },
+    reference: 'baseline',
+  },
   {
     id: 'mcp2025',
     label: 'MCP tools/call get_product_overview (2025-06-18, no initialize)',
-    request: { path: '/mcp', method: 'POST', headers: { ...MCP_HEADERS, 'MCP-Protocol-Version': '2025-06-18' }, body: JSON.stringify(MCP_CALL) },
+    request: {
+      path: '/mcp',
+      method: 'POST',
+      headers: { ...MCP_HEADERS, 'MCP-Protocol-Version': '2025-06-18' },
+      body: JSON.stringify(MCP_CALL),
+    },
     reference: 'product',
     target: { bun: 0.5, deno: 0.5, node: 0.5 },
   },

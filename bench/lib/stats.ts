@@ -8,5 +8,6 @@ export function median(values: number[]): number {
 
 export const int = (n: number) => (Number.isFinite(n) ? Math.round(n).toLocaleString('en-US') : 'n/a');
 export const fixed = (n: number, digits = 2) => (Number.isFinite(n) ? n.toFixed(digits) : 'n/a');
-export const ms = (n: number) => (!Number.isFinite(n) ? 'n/a' : n < 10 ? `${n.toFixed(2)} ms` : n < 100 ? `${n.toFixed(1)} ms` : `${Math.round(n)} ms`);
+export const ms = (n: number) =>
+  !Number.isFinite(n) ? 'n/a' : n < 10 ? `${n.toFixed(2)} ms` : n < 100 ? `${n.toFixed(1)} ms` : `${Math.round(n)} ms`;
 export const pct = (n: number | undefined) => (n === undefined || !Number.isFinite(n) ? 'n/a' : `${Math.round(n * 100)}%`);

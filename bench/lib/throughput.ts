@@ -34,27 +34,41 @@ export async function httpRuntime(runtime: RuntimeName, tool: ReturnType<typeof 
   const instances = new Map<StoreKind, Running>();
   try {
     log(`${LABEL[runtime]}: starting the service entry and capturing its bytes`);
-    service = await start(...command(runtime, ENTRY[runtime]), { cpu: config.serverCpu, env: { PORT: '0', RATE_LIMIT_QUOTA: QUOTA }, ready: SERVICE_READY });
+    service = await start(...command(runtime, ENTRY[runtime]), {
+      cpu: config.serverCpu,
+      env: { PORT: '0', RATE_LIMIT_QUOTA: QUOTA },
+      ready: SERVICE_READY,
+    });
     const capture = async (spec: RequestSpec & { path: string }, status: number, encoding?: string) => {
       const answer = await exchange(service!.url + spec.path, spec);
       if (answer.status !== status || (encoding && answer.headers['content-encoding'] !== encoding)) {
-        throw new Error(`${spec.path} answered ${answer.status} ${answer.headers['content-encoding'] ?? ''}, expected ${status} ${encoding ?? ''}`);
+        throw new Error(
+          `${spec.path} answered ${answer.status} ${answer.headers['content-encoding'] ?? ''}, expected ${status} ${encoding ?? ''}`,
+        );
       }
       return answer;
     };
     const product = await capture({ path: '/api/v1/product' }, 200);
     writeFileSync(join(dir, FILES.product), product.body);
     writeFileSync(join(dir, FILES.openapi), (await capture({ path: '/openapi.json' }, 200)).body);
-    writeFileSync(join(dir, FILES.openapiGzip), (await capture({ path: '/openapi.json', headers: { 'Accept-Encoding': 'gzip' } }, 200, 'gzip')).body);
+    writeFileSync(
+      join(dir, FILES.openapiGzip),
+      (await capture({ path: '/openapi.json', headers: { 'Accept-Encoding': 'gzip' } }, 200, 'gzip')).body,
+    );
     writeFileSync(join(dir, FILES.notFound), (await capture({ path: '/nope' }, 404)).body);
     result.headerBytes.service = headerBytes(product.headers);
     const contractHeaders: Record<string, string> = {};
     for (const [name, value] of Object.entries(product.headers)) {
-      if (!['date', 'connection', 'keep-alive', 'transfer-encoding'].includes(name) && typeof value === 'string') contractHeaders[name] = value;
+      if (!['date', 'connection', 'keep-alive', 'transfer-encoding'].includes(name) && typeof value === 'string')
+        contractHeaders[name] = value;
     }
     writeFileSync(join(dir, FILES.productHeaders), JSON.stringify(contractHeaders));
 
-    baseline = await start(...command(runtime, `bench/baseline/${runtime}.ts`), { cpu: config.serverCpu, env: { PORT: '0', BENCH_BODIES_DIR: dir }, ready: BASELINE_READY });
+    baseline = await start(...command(runtime, `bench/baseline/${runtime}.ts`), {
+      cpu: config.serverCpu,
+      env: { PORT: '0', BENCH_BODIES_DIR: dir },
+      ready: BASELINE_READY,
+    });
     for (const kind of new Set(selectedScenarios().flatMap((s) => (s.instance ? [s.instance] : [])))) {
       if (!has('redis-server')) {
         log(`${LABEL[runtime]}: redis-server is not installed: the ${kind} row is not measured`);
@@ -71,7 +85,11 @@ export async function httpRuntime(runtime: RuntimeName, tool: ReturnType<typeof 
       const svc = await exchange(serverOf(s)!.url + s.request.path, s.request);
       if (s.instance) {
         const ok = svc.status === 200 && svc.body.equals(product.body);
-        result.checks.push({ scenario: s.id, ok, note: ok ? `200, the same ${svc.body.length} body bytes as the memory store` : `${svc.status}/${svc.body.length} B` });
+        result.checks.push({
+          scenario: s.id,
+          ok,
+          note: ok ? `200, the same ${svc.body.length} body bytes as the memory store` : `${svc.status}/${svc.body.length} B`,
+        });
         if (ok) scenarios.push(s);
         continue;
       }
@@ -79,14 +97,24 @@ export async function httpRuntime(runtime: RuntimeName, tool: ReturnType<typeof 
         const base = await exchange(baseline.url + (s.baselinePath ?? s.request.path), s.request);
         if (s.id === 'product') result.headerBytes.baseline = headerBytes(base.headers);
         const same = svc.status === base.status && svc.body.equals(base.body);
-        result.checks.push({ scenario: s.id, ok: same, note: same ? `both ${svc.status}, same ${svc.body.length} body bytes` : `service ${svc.status}/${svc.body.length} B, baseline ${base.status}/${base.body.length} B` });
+        result.checks.push({
+          scenario: s.id,
+          ok: same,
+          note: same
+            ? `both ${svc.status}, same ${svc.body.length} body bytes`
+            : `service ${svc.status}/${svc.body.length} B, baseline ${base.status}/${base.body.length} B`,
+        });
         scenarios.push(s);
       } else {
         let note: string;
         let ok = false;
         try {
           const json = JSON.parse(svc.body.toString('utf8'));
-          ok = svc.status === 200 && json.result !== undefined && !json.result.isError && svc.headers['content-type']?.toString().includes('application/json') === true;
+          ok =
+            svc.status === 200 &&
+            json.result !== undefined &&
+            !json.result.isError &&
+            svc.headers['content-type']?.toString().includes('application/json') === true;
           note = ok ? `200 JSON result, ${svc.body.length} bytes` : `${svc.status}: ${svc.body.toString('utf8').slice(0, 300)}`;
         } catch {
           note = `${svc.status}: ${svc.body.toString('utf8').slice(0, 300)}`;
@@ -102,13 +130,19 @@ export async function httpRuntime(runtime: RuntimeName, tool: ReturnType<typeof 
     log(`${LABEL[runtime]}: warming up`);
     for (const s of scenarios) {
       await load(tool, serverOf(s)!.url + s.request.path, s.request, opts(serverOf(s)!.pid, config.warmupSeconds));
-      if (s.reference === 'baseline') await load(tool, baseline.url + (s.baselinePath ?? s.request.path), s.request, opts(baseline.pid, config.warmupSeconds));
+      if (s.reference === 'baseline')
+        await load(tool, baseline.url + (s.baselinePath ?? s.request.path), s.request, opts(baseline.pid, config.warmupSeconds));
     }
     for (let round = 0; round < config.rounds; round++) {
       log(`${LABEL[runtime]}: round ${round + 1} of ${config.rounds}`);
       for (const s of scenarios) {
         // A B in even rounds, B A in odd ones, so a drift in machine load hits both sides alike.
-        const sides = s.reference === 'baseline' ? (round % 2 === 0 ? (['service', 'baseline'] as const) : (['baseline', 'service'] as const)) : (['service'] as const);
+        const sides =
+          s.reference === 'baseline'
+            ? round % 2 === 0
+              ? (['service', 'baseline'] as const)
+              : (['baseline', 'service'] as const)
+            : (['service'] as const);
         for (const side of sides) {
           const server = side === 'service' ? serverOf(s)! : baseline;
           const path = side === 'baseline' ? (s.baselinePath ?? s.request.path) : s.request.path;
@@ -134,7 +168,11 @@ export async function httpRuntime(runtime: RuntimeName, tool: ReturnType<typeof 
 /** A shared store and a second service instance counting in it, once its health says so. */
 async function startStoreService(runtime: RuntimeName, kind: StoreKind): Promise<{ store: RunningStore; instance: Running }> {
   const store = await startStore(kind);
-  const instance = await start(...command(runtime, ENTRY[runtime]), { cpu: config.serverCpu, env: { PORT: '0', RATE_LIMIT_QUOTA: QUOTA, ...store.env }, ready: SERVICE_READY });
+  const instance = await start(...command(runtime, ENTRY[runtime]), {
+    cpu: config.serverCpu,
+    env: { PORT: '0', RATE_LIMIT_QUOTA: QUOTA, ...store.env },
+    ready: SERVICE_READY,
+  });
   for (let tries = 0; ; tries++) {
     const health = JSON.parse((await exchange(instance.url + '/api/v1/health')).body.toString('utf8'));
     if (health.status === 'ok' && health.redisMode === store.redisMode) break;

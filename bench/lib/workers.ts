@@ -30,7 +30,12 @@ export interface WorkersCpu {
 const mcpCall = (meta?: number) => ({
   method: 'POST',
   headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' },
-  body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_product_overview', arguments: {}, ...(meta === undefined ? {} : { _meta: { n: meta } }) } }),
+  body: JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'tools/call',
+    params: { name: 'get_product_overview', arguments: {}, ...(meta === undefined ? {} : { _meta: { n: meta } }) },
+  }),
 });
 
 /** The workerd processes started by this process (Miniflare's runtime). */
@@ -75,7 +80,10 @@ export async function workersCpu(requests = 300, rounds = 3): Promise<WorkersCpu
     const pids = workerdPids();
     if (pids.length === 0) throw new Error('no workerd process found under this one');
     const get = async (init?: ReturnType<typeof mcpCall>, path = '/api/v1/product') => {
-      const response = await mf!.dispatchFetch(`http://worker.test${path}`, { ...init, headers: { 'CF-Connecting-IP': '203.0.113.7', ...init?.headers } });
+      const response = await mf!.dispatchFetch(`http://worker.test${path}`, {
+        ...init,
+        headers: { 'CF-Connecting-IP': '203.0.113.7', ...init?.headers },
+      });
       await response.arrayBuffer();
       if (response.status !== 200) throw new Error(`${path}: ${response.status}`);
     };

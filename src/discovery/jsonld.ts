@@ -26,7 +26,12 @@ export function buildJsonLd(facts: Product): SoftwareApplicationLd {
     ...productKind(facts),
     dateModified: facts.product.reviewedOn,
     ...(others.length > 0 ? { sameAs: [...new Set(others)] } : {}),
-    potentialAction: facts.startOptions.map(({ title, description, url }) => ({ '@type': 'Action', name: title, description, target: url })),
+    potentialAction: facts.startOptions.map(({ title, description, url }) => ({
+      '@type': 'Action',
+      name: title,
+      description,
+      target: url,
+    })),
   };
 }
 

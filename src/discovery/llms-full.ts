@@ -18,7 +18,9 @@ export function buildLlmsFullText(base: string, facts: Product, toolNames: reado
       item('API index', `${base}${API_PATH}`, 'name, version and links to every endpoint, as JSON.'),
       item('Product facts', `${base}${PRODUCT_PATH}`, 'these facts as JSON; as Markdown with `Accept: text/markdown`.'),
       item('OpenAPI document', `${base}${OPENAPI_PATH}`, 'the authoritative contract (OpenAPI 3.1).'),
-      ...(docsPage ? [item('API reference', `${base}${DOCS_PATH}`, 'the OpenAPI document and the MCP endpoint as a page for people.')] : []),
+      ...(docsPage
+        ? [item('API reference', `${base}${DOCS_PATH}`, 'the OpenAPI document and the MCP endpoint as a page for people.')]
+        : []),
       item('MCP endpoint', `${base}${MCP_PATH}`, `Streamable HTTP, stateless, read-only tools: ${toolNames.join(', ')}.`),
       item('MCP server card', `${base}${SERVER_CARD_PATH}`, 'how to connect to the MCP endpoint, as JSON.'),
       item('API catalog', `${base}${API_CATALOG_PATH}`, 'RFC 9727 API catalog (Linkset).'),

@@ -43,17 +43,24 @@ export function buildLlmsText(base: string, facts: Product, toolNames: readonly 
       item('API index', `${base}${API_PATH}`, 'name, version and links to every endpoint, as JSON.'),
       item('Product facts', `${base}${PRODUCT_PATH}`, 'the reviewed facts, the public resources and the start options, as JSON.'),
       item('OpenAPI document', `${base}${OPENAPI_PATH}`, 'the authoritative contract (OpenAPI 3.1).'),
-      ...(docsPage ? [item('API reference', `${base}${DOCS_PATH}`, 'the OpenAPI document and the MCP endpoint as a page for people.')] : []),
+      ...(docsPage
+        ? [item('API reference', `${base}${DOCS_PATH}`, 'the OpenAPI document and the MCP endpoint as a page for people.')]
+        : []),
       item('MCP endpoint', `${base}${MCP_PATH}`, `Streamable HTTP, stateless, read-only tools: ${toolNames.join(', ')}.`),
     ]),
-    section('Resources', facts.resources.map(({ title, url, description }) => item(title, url, description))),
+    section(
+      'Resources',
+      facts.resources.map(({ title, url, description }) => item(title, url, description)),
+    ),
     section(
       'Start options',
       facts.startOptions.map((option) => item(option.title, option.url, `${inline(option.description)} ${approvalRule(option, facts)}`)),
     ),
     section('Optional', [
       item('llms-full.txt', `${base}${LLMS_FULL_PATH}`, 'every fact of this page written out in full, as one Markdown page.'),
-      ...PROBLEM_CODES.map((code) => item(`Problem: ${problemDescription(code).title}`, `${base}${problemPath(code)}`, problemDescription(code).description)),
+      ...PROBLEM_CODES.map((code) =>
+        item(`Problem: ${problemDescription(code).title}`, `${base}${problemPath(code)}`, problemDescription(code).description),
+      ),
     ]),
   ].join('\n');
 }

@@ -39,7 +39,9 @@ export function factsSections(facts: Product): string {
     ),
     ...optional('Outside this public API (the private contract)', product.privateContract),
     '## Resources\n',
-    resources.map(({ id, kind, title, url, description }) => linkItem(title, url, `${description} (kind: ${kind}${id ? `, id: ${id}` : ''})`)).join('\n') + '\n',
+    resources
+      .map(({ id, kind, title, url, description }) => linkItem(title, url, `${description} (kind: ${kind}${id ? `, id: ${id}` : ''})`))
+      .join('\n') + '\n',
     '## Start options\n',
     ...startOptions.map((option) =>
       [

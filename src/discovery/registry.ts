@@ -44,11 +44,15 @@ export async function registryCommand(
 ): Promise<number> {
   base ??= env.PUBLIC_BASE_URL;
   if (!base) {
-    io.err('product-discovery registry: give the public base URL with --base, e.g. --base https://api.example.com (or set PUBLIC_BASE_URL)');
+    io.err(
+      'product-discovery registry: give the public base URL with --base, e.g. --base https://api.example.com (or set PUBLIC_BASE_URL)',
+    );
     return 2;
   }
   if (!URL.canParse(base) || !/^https?:$/.test(new URL(base).protocol) || new URL(base).search || new URL(base).hash) {
-    io.err(`product-discovery registry: ${JSON.stringify(base)} is not an http or https URL without query or fragment, e.g. https://api.example.com`);
+    io.err(
+      `product-discovery registry: ${JSON.stringify(base)} is not an http or https URL without query or fragment, e.g. https://api.example.com`,
+    );
     return 2;
   }
   const [{ StartupError }, { loadFacts }, { checkFacts }, sample, pkg] = await Promise.all([
@@ -60,7 +64,9 @@ export async function registryCommand(
   ]);
   try {
     const { readFile } = await import('node:fs/promises');
-    const facts = env.FACTS_FILE ? await loadFacts(env.FACTS_FILE, (file) => readFile(file, 'utf8')) : checkFacts('(the shipped sample)', sample.default);
+    const facts = env.FACTS_FILE
+      ? await loadFacts(env.FACTS_FILE, (file) => readFile(file, 'utf8'))
+      : checkFacts('(the shipped sample)', sample.default);
     io.out(JSON.stringify(buildServerJson(base.replace(/\/+$/, ''), facts, pkg.default.version), null, 2));
     return 0;
   } catch (error) {

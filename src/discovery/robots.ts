@@ -53,7 +53,13 @@ export function buildRobotsTxt(base: string, { contentSignal, docsPage }: { cont
   ];
   const usage = contentUsage(contentSignal);
   // RFC 9309 section 2.2.1: a crawler obeys the group naming it, else the `*` group; each says the same here.
-  const group = (agent: string) => [`User-agent: ${agent}`, `Content-Signal: ${contentSignal}`, ...(usage ? [`Content-Usage: ${usage}`] : []), 'Allow: /', ''];
+  const group = (agent: string) => [
+    `User-agent: ${agent}`,
+    `Content-Signal: ${contentSignal}`,
+    ...(usage ? [`Content-Usage: ${usage}`] : []),
+    'Allow: /',
+    '',
+  ];
   return [
     `# ${base}: a public, read-only API. Every path may be fetched.`,
     '#',

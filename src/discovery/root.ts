@@ -59,5 +59,11 @@ export function rootMarkdown(base: string, facts: Product, { docsPage }: { docsP
     linkItem('Agent Skill', `${base}${SKILL_PATH}`, 'how an agent uses this service, as a SKILL.md.'),
     linkItem('Sitemap', `${base}${SITEMAP_PATH}`, 'every document for crawlers.'),
   ];
-  return [`# ${inline(facts.product.name)} public API\n`, `> ${inline(facts.product.summary)}\n`, `${description(facts)}\n`, '## Entry points\n', `${entries.join('\n')}\n`].join('\n');
+  return [
+    `# ${inline(facts.product.name)} public API\n`,
+    `> ${inline(facts.product.summary)}\n`,
+    `${description(facts)}\n`,
+    '## Entry points\n',
+    `${entries.join('\n')}\n`,
+  ].join('\n');
 }

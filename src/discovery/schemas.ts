@@ -37,7 +37,9 @@ export const ApiCatalog = v.pipe(
 export const LlmsText = v.pipe(
   v.string(),
   v.title('LlmsText'),
-  v.description('llms.txt (llmstxt.org): the product name, a summary, then Markdown lists of links to the API, the resources, the start options and the problem types.'),
+  v.description(
+    'llms.txt (llmstxt.org): the product name, a summary, then Markdown lists of links to the API, the resources, the start options and the problem types.',
+  ),
 );
 
 export const RootDocument = v.pipe(
@@ -65,13 +67,17 @@ export const RootDocument = v.pipe(
 export const RobotsText = v.pipe(
   v.string(),
   v.title('RobotsText'),
-  v.description('robots.txt (RFC 9309): every path may be fetched; comments name the discovery documents; a Content-Signal line (contentsignals.org).'),
+  v.description(
+    'robots.txt (RFC 9309): every path may be fetched; comments name the discovery documents; a Content-Signal line (contentsignals.org).',
+  ),
 );
 
 export const LlmsFullText = v.pipe(
   v.string(),
   v.title('LlmsFullText'),
-  v.description('llms-full.txt: every fact written out as Markdown: the overview, every resource, every start option with its approval rule.'),
+  v.description(
+    'llms-full.txt: every fact written out as Markdown: the overview, every resource, every start option with its approval rule.',
+  ),
 );
 
 export const ProductMarkdown = v.pipe(
@@ -95,7 +101,9 @@ export const DocsAsset = v.pipe(
 export const RootMarkdown = v.pipe(
   v.string(),
   v.title('RootMarkdown'),
-  v.description("The host's root as Markdown (sent as text/markdown, or as text/plain to a client that prefers it): the product, and every entry point as a link."),
+  v.description(
+    "The host's root as Markdown (sent as text/markdown, or as text/plain to a client that prefers it): the product, and every entry point as a link.",
+  ),
 );
 
 export const SoftwareApplicationLd = v.pipe(
@@ -147,7 +155,9 @@ export const SkillIndex = v.pipe(
     ),
   }),
   v.title('SkillIndex'),
-  v.description("The agent-skills discovery index (v0.2.0): each skill's name, description, SKILL.md URL and the SHA-256 digest of its bytes."),
+  v.description(
+    "The agent-skills discovery index (v0.2.0): each skill's name, description, SKILL.md URL and the SHA-256 digest of its bytes.",
+  ),
 );
 
 export const SecurityText = v.pipe(

@@ -26,7 +26,10 @@ export function buildSecurityTxt(base: string, contact: string, builtAt: Date): 
 export function securityContactProblem(uri: string): string | undefined {
   if (!URL.canParse(uri)) return 'must be a mailto: or https: URI, such as mailto:security@example.com or https://example.com/security';
   const { protocol, pathname, hostname } = new URL(uri);
-  if (protocol === 'mailto:') return /^[^@\s]+@[^@\s]+$/.test(decodeURIComponent(pathname)) ? undefined : 'must name one address, such as mailto:security@example.com';
+  if (protocol === 'mailto:')
+    return /^[^@\s]+@[^@\s]+$/.test(decodeURIComponent(pathname))
+      ? undefined
+      : 'must name one address, such as mailto:security@example.com';
   if (protocol === 'https:') return hostname ? undefined : 'must name a host, such as https://example.com/security';
   return `must be a mailto: or https: URI (not ${protocol}), such as mailto:security@example.com`;
 }

@@ -30,7 +30,11 @@ export function fitText(text: string, max = SERVER_CARD_TEXT_MAX): string {
   return `${cut.slice(0, cut.lastIndexOf(' ') > 0 ? cut.lastIndexOf(' ') : cut.length).replace(/[\s,;:]+$/, '')}…`;
 }
 
-export function buildServerCard(base: string, facts: Product, server: { version: string; protocolVersions: readonly string[] }): ServerCard {
+export function buildServerCard(
+  base: string,
+  facts: Product,
+  server: { version: string; protocolVersions: readonly string[] },
+): ServerCard {
   const website = facts.resources.find((resource) => resource.kind === 'website');
   return {
     $schema: SERVER_CARD_SCHEMA,

@@ -23,7 +23,17 @@ const escapeXml = (text: string) =>
 
 /** The paths the sitemap lists, in order. */
 export function sitemapPaths({ docsPage }: { docsPage: boolean }): string[] {
-  return [ROOT_PATH, API_PATH, PRODUCT_PATH, OPENAPI_PATH, ...(docsPage ? [DOCS_PATH] : []), LLMS_PATH, LLMS_FULL_PATH, SERVER_CARD_PATH, SKILL_PATH];
+  return [
+    ROOT_PATH,
+    API_PATH,
+    PRODUCT_PATH,
+    OPENAPI_PATH,
+    ...(docsPage ? [DOCS_PATH] : []),
+    LLMS_PATH,
+    LLMS_FULL_PATH,
+    SERVER_CARD_PATH,
+    SKILL_PATH,
+  ];
 }
 
 export function buildSitemap(base: string, facts: Product, { docsPage }: { docsPage: boolean }): string {

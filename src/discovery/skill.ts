@@ -85,7 +85,9 @@ export function buildSkillMarkdown(base: string, facts: Product): string {
     '',
     AGENT_APPROVAL_RULE,
     '',
-    ...facts.startOptions.map((option) => `- ${link(option.title, option.url)}: ${inline(option.description)} ${approvalRule(option, facts)}`),
+    ...facts.startOptions.map(
+      (option) => `- ${link(option.title, option.url)}: ${inline(option.description)} ${approvalRule(option, facts)}`,
+    ),
     '',
     '## Rate limits',
     '',
@@ -108,6 +110,14 @@ export async function prepareSkill(base: string, facts: Product): Promise<SkillF
 export function buildSkillIndex(base: string, skill: SkillFile): SkillIndex {
   return {
     $schema: SKILL_INDEX_SCHEMA,
-    skills: [{ name: skill.name, type: 'skill-md', description: skill.description, url: `${base}${wellKnownSkillPath(skill.name)}`, digest: skill.digest }],
+    skills: [
+      {
+        name: skill.name,
+        type: 'skill-md',
+        description: skill.description,
+        url: `${base}${wellKnownSkillPath(skill.name)}`,
+        digest: skill.digest,
+      },
+    ],
   };
 }

@@ -84,7 +84,9 @@ function argumentLines(schema: JsonSchema): string[] {
     const facts = [
       required.has(name) ? 'required' : 'optional',
       property.enum ? `one of ${property.enum.map(String).map(code).join(', ')}` : property.type,
-      property.minLength !== undefined || property.maxLength !== undefined ? `${property.minLength ?? 0} to ${property.maxLength ?? '∞'} characters` : undefined,
+      property.minLength !== undefined || property.maxLength !== undefined
+        ? `${property.minLength ?? 0} to ${property.maxLength ?? '∞'} characters`
+        : undefined,
     ].filter(Boolean);
     return `- ${code(name)} (${facts.join(', ')})${property.description ? `: ${oneLine(property.description)}` : ''}`;
   });
@@ -105,7 +107,9 @@ function toolSection(tool: McpToolDoc): string {
 const sentence = (text: string) => (/[.!?:]$/.test(text) ? text : `${text}.`);
 
 function promptLine(prompt: McpPromptDoc): string {
-  const args = (prompt.arguments ?? []).map((arg) => `${code(arg.name)} (${arg.required ? 'required' : 'optional'})${arg.description ? `: ${oneLine(arg.description)}` : ''}`);
+  const args = (prompt.arguments ?? []).map(
+    (arg) => `${code(arg.name)} (${arg.required ? 'required' : 'optional'})${arg.description ? `: ${oneLine(arg.description)}` : ''}`,
+  );
   const title = prompt.title ? `: ${oneLine(prompt.title)}` : '';
   const description = prompt.description ? ` ${sentence(oneLine(prompt.description))}` : '';
   return `- ${code(prompt.name)}${sentence(title)}${description} Arguments: ${sentence(args.length ? args.join('; ') : 'none')}`;
@@ -129,7 +133,11 @@ export function mcpMarkdown({ base, protocolVersions, tools, resources, prompts 
     ...tools.map(toolSection),
     '#### Resources',
     '`resources/read` of a URI returns exactly the bytes the same URL serves over HTTP.',
-    ['| URI | Name | Type | What it is |', '|---|---|---|---|', ...resources.map((r) => `| ${cell(r.uri)} | ${code(r.name)} | ${cell(r.mimeType)} | ${cell(r.description)} |`)].join('\n'),
+    [
+      '| URI | Name | Type | What it is |',
+      '|---|---|---|---|',
+      ...resources.map((r) => `| ${cell(r.uri)} | ${code(r.name)} | ${cell(r.mimeType)} | ${cell(r.description)} |`),
+    ].join('\n'),
     '#### Prompts',
     prompts.length ? prompts.map(promptLine).join('\n') : 'None.',
   ].join('\n\n');

@@ -44,7 +44,8 @@ async function answerOne(message: unknown, serveOne: ServeOne): Promise<unknown>
   if (!isMessage(message)) return errorOf(null, INVALID_REQUEST, 'Invalid Request: not a JSON-RPC 2.0 message');
   const id = message.id ?? null;
   // 2025-03-26, Lifecycle: "The initialize request MUST NOT be part of a JSON-RPC batch".
-  if (message.method === 'initialize') return errorOf(id, INVALID_REQUEST, 'Invalid Request: initialize cannot be part of a batch; send it alone');
+  if (message.method === 'initialize')
+    return errorOf(id, INVALID_REQUEST, 'Invalid Request: initialize cannot be part of a batch; send it alone');
   const response = await serveOne(message);
   const text = await response.text();
   if (text === '') return undefined;

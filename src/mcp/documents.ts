@@ -87,12 +87,20 @@ export function buildDocuments(base: string, facts: Product): Document[] {
 
 /** Lower-cased words of letters and digits, accents removed. */
 export function wordsOf(text: string): string[] {
-  return text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  return (
+    text
+      .normalize('NFKD')
+      .replace(/\p{M}/gu, '')
+      .toLowerCase()
+      .match(/[\p{L}\p{N}]+/gu) ?? []
+  );
 }
 
 /** Words too common to tell documents apart. */
 const STOP_WORDS = new Set(
-  'a an and are as at be by can do does for from how i in is it its me my of on or the to what when where which who why with you your'.split(' '),
+  'a an and are as at be by can do does for from how i in is it its me my of on or the to what when where which who why with you your'.split(
+    ' ',
+  ),
 );
 
 const matches = (queryWord: string, words: ReadonlySet<string>) => {

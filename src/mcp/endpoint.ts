@@ -14,7 +14,6 @@ import { ReplayCache } from './replay.ts';
 import type { McpResource } from './resources.ts';
 import type { McpEndpoint, ServerInfo } from './server.ts';
 
-
 export interface McpOptions {
   /** Browser origins allowed to call the endpoint; `*` admits any. Requests without Origin are always served. */
   allowedOrigins: string[];
@@ -25,7 +24,12 @@ export interface McpOptions {
 export const MCP_DEFAULTS = { maxBodyBytes: 65_536 };
 
 /** Serves one MCP POST: the answer with the service's headers, or the problem that refuses it. */
-export type McpHttpEndpoint = (request: Request, headers: PathHeaders, limits: HeaderRecord, observed: Observation) => Promise<Response | McpRefusal>;
+export type McpHttpEndpoint = (
+  request: Request,
+  headers: PathHeaders,
+  limits: HeaderRecord,
+  observed: Observation,
+) => Promise<Response | McpRefusal>;
 
 export function createMcpHttpEndpoint(
   facts: Product,
@@ -49,8 +53,15 @@ export function createMcpHttpEndpoint(
     }));
 
   /** One message: the kept answer when the same request was answered before, else the SDK's. */
-  async function answer(forwarded: Request, body: unknown, serviceHeaders: (status: number) => HeaderRecord, observed: Observation): Promise<Response> {
-    return observed.mcpMessage(body, forwarded.headers.get('mcp-protocol-version') ?? undefined, () => answerOne(forwarded, body, serviceHeaders));
+  async function answer(
+    forwarded: Request,
+    body: unknown,
+    serviceHeaders: (status: number) => HeaderRecord,
+    observed: Observation,
+  ): Promise<Response> {
+    return observed.mcpMessage(body, forwarded.headers.get('mcp-protocol-version') ?? undefined, () =>
+      answerOne(forwarded, body, serviceHeaders),
+    );
   }
 
   async function answerOne(forwarded: Request, body: unknown, serviceHeaders: (status: number) => HeaderRecord): Promise<Response> {

@@ -25,13 +25,15 @@ export interface Prompt {
 }
 
 const user = (text: string): PromptMessage => ({ role: 'user', content: { type: 'text', text } });
-const bySource = (library: Library, source: Document['metadata']['source']) => library.documents.filter((document) => document.metadata.source === source);
+const bySource = (library: Library, source: Document['metadata']['source']) =>
+  library.documents.filter((document) => document.metadata.source === source);
 
 export const PROMPTS: Prompt[] = [
   {
     name: 'explain_product',
     title: 'Explain the product',
-    description: 'Messages that embed the reviewed product overview and ask for a plain explanation of what the product is for and who it serves.',
+    description:
+      'Messages that embed the reviewed product overview and ask for a plain explanation of what the product is for and who it serves.',
     messages: ({ product }, library) => [
       user(
         `Explain what ${product.name} is for, who it serves and what it does not do, in a few short paragraphs. ` +

@@ -20,7 +20,12 @@ const webUrl = v.pipe(v.string(), v.url());
 
 // The search and fetch tools, in the shapes ChatGPT's connectors call.
 export const SearchInput = v.strictObject(
-  { query: v.pipe(bounded('query'), v.description('Words to look for in the product overview, the public resources and the start options.')) },
+  {
+    query: v.pipe(
+      bounded('query'),
+      v.description('Words to look for in the product overview, the public resources and the start options.'),
+    ),
+  },
   argumentsMessage(`tool takes only "query", 1 to ${MAX_ARGUMENT_LENGTH} characters`),
 );
 export const SearchOutput = v.object({

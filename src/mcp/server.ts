@@ -40,7 +40,14 @@ const READ_ONLY: ToolAnnotations = { readOnlyHint: true, destructiveHint: false,
  * but on a reload of the facts.
  */
 const PUBLIC_HINT: CacheHint = { cacheScope: 'public', ttlMs: PUBLIC_MAX_AGE_SECONDS * 1000 };
-const CACHEABLE = ['server/discover', 'tools/list', 'resources/list', 'resources/templates/list', 'prompts/list', 'resources/read'] as const;
+const CACHEABLE = [
+  'server/discover',
+  'tools/list',
+  'resources/list',
+  'resources/templates/list',
+  'prompts/list',
+  'resources/read',
+] as const;
 const CACHE_HINTS: ServerOptions['cacheHints'] = Object.fromEntries(CACHEABLE.map((method) => [method, PUBLIC_HINT]));
 
 /** Nothing is added, removed or changed while an endpoint serves: a reload builds a new one. */
@@ -111,10 +118,13 @@ interface Served {
  * cache hint; strict, so a skill the extension would refuse fails the start instead of being left out.
  */
 const loadSkills = (skill: SkillFile, facts: Product) =>
-  SkillsExtension.load(memorySkillFiles({ [`${skill.name}/SKILL.md`]: skill.text, [`${skill.name}/${SKILL_FACTS_FILE}`]: productMarkdown(facts) }), {
-    cacheHint: PUBLIC_HINT,
-    strict: true,
-  });
+  SkillsExtension.load(
+    memorySkillFiles({ [`${skill.name}/SKILL.md`]: skill.text, [`${skill.name}/${SKILL_FACTS_FILE}`]: productMarkdown(facts) }),
+    {
+      cacheHint: PUBLIC_HINT,
+      strict: true,
+    },
+  );
 
 function buildServer({ facts, outputs, info, resources, library, skills }: Served): McpServer {
   const server = new McpServer(identity(facts, info), {
@@ -141,7 +151,10 @@ function buildServer({ facts, outputs, info, resources, library, skills }: Serve
   for (const prompt of PROMPTS) {
     const config = { title: prompt.title, description: prompt.description };
     const messages = (args: Record<string, string | undefined>) => ({ messages: prompt.messages(facts, library, args) });
-    if (prompt.args) server.registerPrompt(prompt.name, { ...config, argsSchema: CONVERTED.get(prompt.args)! }, (args) => messages(args as Record<string, string>));
+    if (prompt.args)
+      server.registerPrompt(prompt.name, { ...config, argsSchema: CONVERTED.get(prompt.args)! }, (args) =>
+        messages(args as Record<string, string>),
+      );
     else server.registerPrompt(prompt.name, config, () => messages({}));
   }
   skills?.attach(server);
@@ -190,9 +203,13 @@ export function createMcpEndpoint(facts: Product, info: ServerInfo, resources: r
 async function listingEveryRevision(response: Response, method: unknown): Promise<Response> {
   const discover = method === 'server/discover' && response.status === 200;
   if (response.status !== 400 && !discover) return response;
-  const body = await response.clone().json().catch(() => undefined);
+  const body = await response
+    .clone()
+    .json()
+    .catch(() => undefined);
   if (discover && Array.isArray(body?.result?.supportedVersions)) body.result.supportedVersions = MCP_PROTOCOL_VERSIONS;
-  else if (body?.error?.code === ProtocolErrorCode.UnsupportedProtocolVersion && Array.isArray(body.error.data?.supported)) body.error.data.supported = MCP_PROTOCOL_VERSIONS;
+  else if (body?.error?.code === ProtocolErrorCode.UnsupportedProtocolVersion && Array.isArray(body.error.data?.supported))
+    body.error.data.supported = MCP_PROTOCOL_VERSIONS;
   else return response;
   const headers = new Headers(response.headers);
   headers.delete('content-length');

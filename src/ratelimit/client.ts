@@ -41,7 +41,10 @@ export function clientAddress(request: Request, address: string | undefined, tru
     const forwarded = request.headers.get('x-forwarded-for');
     if (forwarded) {
       // Each trusted proxy appends the address it saw; entries left of those it vouches for may be forged.
-      const hops = forwarded.split(',').map((hop) => hop.trim()).filter(Boolean);
+      const hops = forwarded
+        .split(',')
+        .map((hop) => hop.trim())
+        .filter(Boolean);
       const client = hops[Math.max(0, hops.length - trust)];
       if (client) return client;
     }

@@ -36,7 +36,11 @@ export interface RateLimitOptions extends RedisChoice {
 
 export const RATE_LIMIT_DEFAULTS: RateLimitOptions = { quota: 120, windowSeconds: 60, fail: 'open', ipv6PrefixBits: 56 };
 
-export type Refusal = { code: 'rate_limited' | 'service_unavailable'; members?: ProblemMembers; /** The policy refused under. */ policy: string };
+export type Refusal = {
+  code: 'rate_limited' | 'service_unavailable';
+  members?: ProblemMembers /** The policy refused under. */;
+  policy: string;
+};
 
 export interface Verdict {
   /** The rate-limit fields that change per request (and Retry-After with a refusal). */
@@ -101,7 +105,13 @@ export async function createRateLimit(
   // The default policy's fields are in every path's fixed headers; another policy's replace them.
   const policies = checkPolicies(options.policies);
   const perNetwork = new Map(
-    policies.map((policy) => [policy, { ...applied(policy.name, policy.quota, policy.windowSeconds, policy.key === 'network'), fields: policyFields(policy.name, policy.quota, policy.windowSeconds) }]),
+    policies.map((policy) => [
+      policy,
+      {
+        ...applied(policy.name, policy.quota, policy.windowSeconds, policy.key === 'network'),
+        fields: policyFields(policy.name, policy.quota, policy.windowSeconds),
+      },
+    ]),
   );
   const policyFor = policyMatcher(policies);
 
@@ -146,6 +156,11 @@ export async function createRateLimit(
   };
 }
 
-const REDIS_VARIABLE: Record<RedisMode, string> = { standalone: 'REDIS_URL', cluster: 'REDIS_CLUSTER_URLS', sentinel: 'REDIS_SENTINEL_URLS' };
+const REDIS_VARIABLE: Record<RedisMode, string> = {
+  standalone: 'REDIS_URL',
+  cluster: 'REDIS_CLUSTER_URLS',
+  sentinel: 'REDIS_SENTINEL_URLS',
+};
 
-const loadRedis = (mode: RedisMode) => importOptional(() => import('./redis.ts'), ['@redis/client'], `${REDIS_VARIABLE[mode]} (the Redis rate-limit store)`);
+const loadRedis = (mode: RedisMode) =>
+  importOptional(() => import('./redis.ts'), ['@redis/client'], `${REDIS_VARIABLE[mode]} (the Redis rate-limit store)`);

@@ -102,12 +102,19 @@ export const RedisUrl = v.pipe(
 export const RedisUrlList = (example: string) =>
   v.pipe(
     v.string(),
-    v.transform((text) => text.split(',').map((item) => item.trim()).filter(Boolean)),
+    v.transform((text) =>
+      text
+        .split(',')
+        .map((item) => item.trim())
+        .filter(Boolean),
+    ),
     v.rawCheck(({ dataset, addIssue }) => {
       if (!dataset.typed) return;
       const bad = dataset.value.find((item) => !isRedisUrl(item) || !/^\/?$/.test(new URL(item).pathname));
       if (bad !== undefined) {
-        addIssue({ message: `"${bad}" is not a redis:// or rediss:// URL of a node with no database path: write a comma-separated list such as ${example}` });
+        addIssue({
+          message: `"${bad}" is not a redis:// or rediss:// URL of a node with no database path: write a comma-separated list such as ${example}`,
+        });
       } else if (new Set(dataset.value.map((item) => new URL(item).protocol)).size > 1) {
         addIssue({ message: 'mixes redis:// and rediss://: every node is reached the same way, so use one scheme' });
       }

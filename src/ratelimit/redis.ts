@@ -79,11 +79,14 @@ export function createRedisStore(
     const failed = down;
     connection
       .get(failed.probeKey)
-      .then(() => {
-        if (down !== failed) return;
-        clearInterval(failed.timer);
-        down = undefined;
-      }, () => {})
+      .then(
+        () => {
+          if (down !== failed) return;
+          clearInterval(failed.timer);
+          down = undefined;
+        },
+        () => {},
+      )
       .finally(() => probeSentAt === sentAt && (probeSentAt = 0));
   }
 

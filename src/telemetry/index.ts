@@ -125,17 +125,25 @@ class Observed extends PassThrough {
 
 /** The name an MCP client declares: in `initialize` (2025 revisions) or in every request's `_meta` (2026-07-28). */
 export function declaredClientName(message: unknown): unknown {
-  const params = (message as { params?: { clientInfo?: { name?: unknown }; _meta?: Record<string, { name?: unknown } | undefined> } } | null)?.params;
+  const params = (
+    message as { params?: { clientInfo?: { name?: unknown }; _meta?: Record<string, { name?: unknown } | undefined> } } | null
+  )?.params;
   return params?.clientInfo?.name ?? params?._meta?.['io.modelcontextprotocol/clientInfo']?.name;
 }
 
 /** Loads OpenTelemetry's side only when a provider is given. */
 export async function createTelemetry(
   options: TelemetryOptions,
-  { accessLog, ...context }: { storeKind: string; reviewedOn: () => string; /** The access log names each request's agent. */ accessLog: boolean },
+  {
+    accessLog,
+    ...context
+  }: { storeKind: string; reviewedOn: () => string /** The access log names each request's agent. */; accessLog: boolean },
 ): Promise<Telemetry> {
   const { tracerProvider, meterProvider, serverTiming = false } = options;
-  const instruments = tracerProvider || meterProvider ? (await import('./otel.ts')).createInstruments({ tracerProvider, meterProvider, ...context }) : undefined;
+  const instruments =
+    tracerProvider || meterProvider
+      ? (await import('./otel.ts')).createInstruments({ tracerProvider, meterProvider, ...context })
+      : undefined;
   const classify = instruments || accessLog ? (await import('../user-agent.ts')).agentOf : unclassified;
   if (!instruments && !serverTiming) return { observe: (request) => new PassThrough(request, classify) };
   return { observe: (request) => new Observed(request, classify, serverTiming, instruments) };

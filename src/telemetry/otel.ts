@@ -63,7 +63,9 @@ export function createInstruments({ tracerProvider, meterProvider, storeKind, re
   const parentOf = (headers: Headers): Context => {
     const active = context.active();
     if (trace.getSpan(active)) return active;
-    return propagation.fields().length > 0 ? propagation.extract(ROOT_CONTEXT, headers, headerGetter) : w3c.extract(ROOT_CONTEXT, headers, headerGetter);
+    return propagation.fields().length > 0
+      ? propagation.extract(ROOT_CONTEXT, headers, headerGetter)
+      : w3c.extract(ROOT_CONTEXT, headers, headerGetter);
   };
 
   const requestDuration = meter?.createHistogram('http.server.request.duration', {
@@ -71,8 +73,13 @@ export function createInstruments({ tracerProvider, meterProvider, storeKind, re
     description: 'Duration of HTTP server requests.',
     advice: { explicitBucketBoundaries: DURATION_BUCKETS },
   });
-  const refusals = meter?.createCounter('ratelimit.refusals', { description: 'Requests refused by the rate limit: 429 over quota, 503 failing closed.' });
-  const storeDuration = meter?.createHistogram('ratelimit.store.duration', { unit: 's', description: 'Duration of rate-limit store calls.' });
+  const refusals = meter?.createCounter('ratelimit.refusals', {
+    description: 'Requests refused by the rate limit: 429 over quota, 503 failing closed.',
+  });
+  const storeDuration = meter?.createHistogram('ratelimit.store.duration', {
+    unit: 's',
+    description: 'Duration of rate-limit store calls.',
+  });
   const storeErrors = meter?.createCounter('ratelimit.store.errors', { description: 'Rate-limit store calls that failed.' });
   const mcpDuration = meter?.createHistogram('mcp.server.operation.duration', {
     unit: 's',
@@ -83,7 +90,8 @@ export function createInstruments({ tracerProvider, meterProvider, storeKind, re
     ?.createObservableGauge('facts.age', { unit: 'd', description: 'Days since the served facts were reviewed.' })
     .addCallback((result) => result.observe((Date.now() - Date.parse(reviewedOn())) / DAY_MS));
 
-  const agentAttributes = ({ agentClass, agentName }: Agent) => (agentName ? { 'agent.class': agentClass, 'agent.name': agentName } : { 'agent.class': agentClass });
+  const agentAttributes = ({ agentClass, agentName }: Agent) =>
+    agentName ? { 'agent.class': agentClass, 'agent.name': agentName } : { 'agent.class': agentClass };
 
   return {
     request(request: Request, agentOf: () => Agent) {
@@ -113,10 +121,16 @@ export function createInstruments({ tracerProvider, meterProvider, storeKind, re
           span.setAttribute('http.route', path);
         },
         storeCall() {
-          const child = tracer?.startSpan(`ratelimit ${storeKind}`, { kind: SpanKind.CLIENT, attributes: { 'db.system.name': storeKind } }, inside);
+          const child = tracer?.startSpan(
+            `ratelimit ${storeKind}`,
+            { kind: SpanKind.CLIENT, attributes: { 'db.system.name': storeKind } },
+            inside,
+          );
           return {
             end(seconds: number, failed: boolean) {
-              const attributes = failed ? { 'db.system.name': storeKind, 'error.type': 'store_unreachable' } : { 'db.system.name': storeKind };
+              const attributes = failed
+                ? { 'db.system.name': storeKind, 'error.type': 'store_unreachable' }
+                : { 'db.system.name': storeKind };
               storeDuration?.record(seconds, attributes);
               if (failed) storeErrors?.add(1, { 'db.system.name': storeKind });
               if (failed) child?.setStatus({ code: SpanStatusCode.ERROR, message: 'rate-limit store unreachable' });
@@ -128,7 +142,11 @@ export function createInstruments({ tracerProvider, meterProvider, storeKind, re
           refusals?.add(1, { 'ratelimit.policy': policy, 'ratelimit.refusal': code });
         },
         async mcpMessage(message: unknown, protocolVersion: string | undefined, answer: () => Promise<Response>): Promise<Response> {
-          const { method: mcpMethod, params, id } = (message ?? {}) as { method?: unknown; params?: { name?: unknown; protocolVersion?: unknown }; id?: unknown };
+          const {
+            method: mcpMethod,
+            params,
+            id,
+          } = (message ?? {}) as { method?: unknown; params?: { name?: unknown; protocolVersion?: unknown }; id?: unknown };
           const methodName = typeof mcpMethod === 'string' && MCP_METHOD_NAMES.has(mcpMethod) ? mcpMethod : OTHER;
           const tool = methodName === 'tools/call' ? (tools.has(params?.name as string) ? (params!.name as string) : OTHER) : undefined;
           const version = [protocolVersion, params?.protocolVersion].find((value) => revisions.has(value as string)) as string | undefined;
@@ -138,10 +156,17 @@ export function createInstruments({ tracerProvider, meterProvider, storeKind, re
             ...(version && { 'mcp.protocol.version': version }),
           };
           const started = performance.now();
-          const child = tracer?.startSpan(tool ? `${methodName} ${tool}` : methodName, {
-            kind: SpanKind.SERVER,
-            attributes: { ...attributes, ...((typeof id === 'string' || typeof id === 'number') && { 'jsonrpc.request.id': String(id) }) },
-          }, inside);
+          const child = tracer?.startSpan(
+            tool ? `${methodName} ${tool}` : methodName,
+            {
+              kind: SpanKind.SERVER,
+              attributes: {
+                ...attributes,
+                ...((typeof id === 'string' || typeof id === 'number') && { 'jsonrpc.request.id': String(id) }),
+              },
+            },
+            inside,
+          );
           let errorType: string | undefined;
           try {
             const response = await answer();

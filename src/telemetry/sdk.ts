@@ -10,7 +10,13 @@ import pkg from '../../package.json' with { type: 'json' };
 
 export interface TelemetryConfig {
   /** OTLP export, from OTEL_EXPORTER_OTLP_ENDPOINT and friends. */
-  otlp?: { protocol: 'http/protobuf' | 'http/json'; traces: boolean; metrics: boolean; /** OTEL_METRIC_EXPORT_INTERVAL */ metricIntervalMs: number; /** OTEL_BSP_SCHEDULE_DELAY */ spanDelayMs: number };
+  otlp?: {
+    protocol: 'http/protobuf' | 'http/json';
+    traces: boolean;
+    metrics: boolean /** OTEL_METRIC_EXPORT_INTERVAL */;
+    metricIntervalMs: number /** OTEL_BSP_SCHEDULE_DELAY */;
+    spanDelayMs: number;
+  };
   /** Deno's built-in OpenTelemetry (OTEL_DENO=true) exports: the API's global providers are Deno's. */
   deno: boolean;
   /** Prometheus text at /metrics on this port (HOST's address). */
@@ -74,13 +80,20 @@ export async function startSdk(config: TelemetryConfig, host: string): Promise<P
       otlp.protocol === 'http/json'
         ? await load<typeof import('@opentelemetry/exporter-trace-otlp-http')>(PACKAGES['http/json'][0]!, needed, variable)
         : await load<typeof import('@opentelemetry/exporter-trace-otlp-proto')>(PACKAGES['http/protobuf'][0]!, needed, variable);
-    const tracerProvider = new TracerProvider({ resource, spanProcessors: [new BatchSpanProcessor({ exporter: new OTLPTraceExporter(), scheduledDelayMillis: otlp.spanDelayMs })] });
+    const tracerProvider = new TracerProvider({
+      resource,
+      spanProcessors: [new BatchSpanProcessor({ exporter: new OTLPTraceExporter(), scheduledDelayMillis: otlp.spanDelayMs })],
+    });
     api.trace.setGlobalTracerProvider(tracerProvider);
     providers.tracerProvider = tracerProvider;
     stops.push(() => tracerProvider.shutdown());
   }
   if (otlp?.metrics || metricsPort) {
-    const { MeterProvider, PeriodicExportingMetricReader } = await load<typeof import('@opentelemetry/sdk-metrics')>(PACKAGES.metrics, needed, variable);
+    const { MeterProvider, PeriodicExportingMetricReader } = await load<typeof import('@opentelemetry/sdk-metrics')>(
+      PACKAGES.metrics,
+      needed,
+      variable,
+    );
     const readers = [];
     if (otlp?.metrics) {
       const { OTLPMetricExporter } =
@@ -100,13 +113,19 @@ export async function startSdk(config: TelemetryConfig, host: string): Promise<P
 
 /** Prometheus text at /metrics on a listener of its own, refused at start-up when the port cannot be had. */
 async function prometheus(port: number, host: string, needed: string[]) {
-  const { PrometheusExporter } = await load<typeof import('@opentelemetry/exporter-prometheus')>(PACKAGES.prometheus, needed, 'METRICS_PORT');
+  const { PrometheusExporter } = await load<typeof import('@opentelemetry/exporter-prometheus')>(
+    PACKAGES.prometheus,
+    needed,
+    'METRICS_PORT',
+  );
   let exporter!: InstanceType<typeof PrometheusExporter>;
   const error = await new Promise<Error | void>((resolve) => {
     exporter = new PrometheusExporter({ port, host, endpoint: '/metrics' }, resolve);
   });
   if (error) {
-    throw new StartupError(`Cannot listen:\n  METRICS_PORT=${JSON.stringify(String(port))}: ${error.message}; choose another port for the metrics listener.`);
+    throw new StartupError(
+      `Cannot listen:\n  METRICS_PORT=${JSON.stringify(String(port))}: ${error.message}; choose another port for the metrics listener.`,
+    );
   }
   return exporter;
 }

@@ -10,10 +10,13 @@ import type { Answer } from './session.ts';
 
 /** Each `{base}` the deployment wrote, with where: derived from URLs whose path the contract fixes. */
 function writtenBases(document: any, answers: Answer[]): { base: string; where: string }[] {
-  const found: { base: string; where: string }[] = [{ base: String(document.servers?.[0]?.url ?? '(none)').replace(/\/+$/, ''), where: 'servers[0].url' }];
+  const found: { base: string; where: string }[] = [
+    { base: String(document.servers?.[0]?.url ?? '(none)').replace(/\/+$/, ''), where: 'servers[0].url' },
+  ];
   for (const answer of answers) {
     for (const target of linkTargets(answer.headers.get('link'), 'service-desc')) {
-      if (target.endsWith(OPENAPI_PATH)) found.push({ base: target.slice(0, -OPENAPI_PATH.length), where: `Link on ${answer.method} ${answer.path}` });
+      if (target.endsWith(OPENAPI_PATH))
+        found.push({ base: target.slice(0, -OPENAPI_PATH.length), where: `Link on ${answer.method} ${answer.path}` });
     }
     if (answer.status >= 400 && /problem\+json/.test(answer.headers.get('content-type') ?? '')) {
       const type = /"type"\s*:\s*"([^"]+)\/problems\/[a-z_]+"/.exec(answer.body)?.[1];

@@ -41,12 +41,26 @@ function strings(value: unknown): string[] {
 }
 
 const lacking = (have: string[], want: string[]) => want.filter((item) => !have.includes(item)).map((item) => `no ${item}`);
-const HINT = 'another release, or a proxy that rewrites the document, answers here: compare with the contract and the served OpenAPI document';
+const HINT =
+  'another release, or a proxy that rewrites the document, answers here: compare with the contract and the served OpenAPI document';
 
 type Builder = (answer: Answer, base: string, gets: Map<string, Answer>) => Check | Promise<Check>;
 
 /** The AI agents the contract names, each with a robots.txt group of its own. */
-const AI_AGENTS = ['GPTBot', 'OAI-SearchBot', 'ChatGPT-User', 'ClaudeBot', 'Claude-User', 'Claude-SearchBot', 'PerplexityBot', 'Perplexity-User', 'Google-Extended', 'CCBot', 'Applebot-Extended', 'meta-externalagent'];
+const AI_AGENTS = [
+  'GPTBot',
+  'OAI-SearchBot',
+  'ChatGPT-User',
+  'ClaudeBot',
+  'Claude-User',
+  'Claude-SearchBot',
+  'PerplexityBot',
+  'Perplexity-User',
+  'Google-Extended',
+  'CCBot',
+  'Applebot-Extended',
+  'meta-externalagent',
+];
 
 const sha256 = async (text: string) =>
   `sha256:${[...new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)))].map((byte) => byte.toString(16).padStart(2, '0')).join('')}`;
@@ -65,10 +79,19 @@ const DOCUMENTS: Record<string, Builder> = {
       ...(gets.has(DOCS_PATH) ? lacking(hrefs('service-doc'), [`${base}/docs`]).map((p) => `service-doc: ${p}`) : []),
       ...(/rfc9727/.test(answer.headers.get('content-type') ?? '') ? [] : ['Content-Type without the RFC 9727 profile']),
       ...[answer, gets.get(API_PATH)]
-        .filter((a): a is Answer => a !== undefined && !linkTargets(a.headers.get('link'), 'api-catalog').includes(`${base}/.well-known/api-catalog`))
+        .filter(
+          (a): a is Answer =>
+            a !== undefined && !linkTargets(a.headers.get('link'), 'api-catalog').includes(`${base}/.well-known/api-catalog`),
+        )
         .map((a) => `no rel="api-catalog" Link on ${a.path}`),
     ];
-    return checkAll('discovery.api-catalog', `a Linkset anchored at ${base}/api/v1 with service-desc, status and service-meta, linked from /api/v1`, problems, 'complete', HINT);
+    return checkAll(
+      'discovery.api-catalog',
+      `a Linkset anchored at ${base}/api/v1 with service-desc, status and service-meta, linked from /api/v1`,
+      problems,
+      'complete',
+      HINT,
+    );
   },
   [LLMS_PATH]: (answer, base) => {
     const text = answer.body;
@@ -78,7 +101,13 @@ const DOCUMENTS: Record<string, Builder> = {
       ...(/^## API$/m.test(text) ? [] : ['no "## API" section']),
       ...(text.includes(`${base}/openapi.json`) ? [] : [`no link to ${base}/openapi.json`]),
     ];
-    return checkAll('discovery.llms-txt', 'an llmstxt.org page: title, summary, "## API" with the OpenAPI link', problems, 'complete', HINT);
+    return checkAll(
+      'discovery.llms-txt',
+      'an llmstxt.org page: title, summary, "## API" with the OpenAPI link',
+      problems,
+      'complete',
+      HINT,
+    );
   },
   [SERVER_CARD_PATH]: (answer, base, gets) => {
     const card = json(answer) ?? {};
@@ -87,19 +116,37 @@ const DOCUMENTS: Record<string, Builder> = {
     const alias = gets.get(SERVER_CARD_WELL_KNOWN_PATH);
     const problems = [
       ...(remote.url === `${base}/mcp` && remote.type === 'streamable-http' ? [] : [`remote ${remote.type} ${remote.url}`]),
-      ...(index && JSON.stringify(remote.supportedProtocolVersions) !== JSON.stringify(index.protocolVersions) ? ['protocol revisions differ from the API index'] : []),
-      ...(alias && (alias.body !== answer.body || alias.headers.get('etag') !== answer.headers.get('etag')) ? ['/.well-known/mcp/server-card.json differs (bytes or ETag)'] : []),
+      ...(index && JSON.stringify(remote.supportedProtocolVersions) !== JSON.stringify(index.protocolVersions)
+        ? ['protocol revisions differ from the API index']
+        : []),
+      ...(alias && (alias.body !== answer.body || alias.headers.get('etag') !== answer.headers.get('etag'))
+        ? ['/.well-known/mcp/server-card.json differs (bytes or ETag)']
+        : []),
     ];
-    return checkAll('discovery.server-card', `a card whose remote is ${base}/mcp (streamable-http) with the index's revisions${alias ? ', the same bytes and ETag at the well-known alias' : ''}`, problems, 'complete', HINT);
+    return checkAll(
+      'discovery.server-card',
+      `a card whose remote is ${base}/mcp (streamable-http) with the index's revisions${alias ? ', the same bytes and ETag at the well-known alias' : ''}`,
+      problems,
+      'complete',
+      HINT,
+    );
   },
   [ROOT_PATH]: (answer, base) => {
     const links = answer.headers.get('link');
     const problems = [
       ...lacking(strings(json(answer)), [`${base}/api/v1`, `${base}/openapi.json`, `${base}/mcp`]).map((p) => `body: ${p}`),
-      ...['api-catalog', 'service-desc', 'describedby', 'alternate'].filter((rel) => linkTargets(links, rel).length === 0).map((rel) => `no rel="${rel}" Link`),
+      ...['api-catalog', 'service-desc', 'describedby', 'alternate']
+        .filter((rel) => linkTargets(links, rel).length === 0)
+        .map((rel) => `no rel="${rel}" Link`),
       ...(linkTargets(links, 'describedby').includes(`${base}/api/v1/product`) ? [] : ['no rel="describedby" Link to the JSON-LD']),
     ];
-    return checkAll('discovery.root', 'JSON linking /api/v1, /openapi.json and /mcp, with api-catalog, service-desc, describedby and alternate Links', problems, 'complete', HINT);
+    return checkAll(
+      'discovery.root',
+      'JSON linking /api/v1, /openapi.json and /mcp, with api-catalog, service-desc, describedby and alternate Links',
+      problems,
+      'complete',
+      HINT,
+    );
   },
   [ROBOTS_PATH]: (answer, base) => {
     const lines: [string, RegExp][] = [
@@ -113,16 +160,37 @@ const DOCUMENTS: Record<string, Builder> = {
       ...lines.filter(([, line]) => !line.test(answer.body)).map(([name]) => `no line ${name}`),
       ...AI_AGENTS.filter((agent) => !named.has(agent.toLowerCase())).map((agent) => `no group for ${agent}`),
     ];
-    return checkAll('discovery.robots', 'User-agent: *, Allow: /, a Content-Signal line, a group per known AI agent and the Sitemap', problems, 'complete', HINT);
+    return checkAll(
+      'discovery.robots',
+      'User-agent: *, Allow: /, a Content-Signal line, a group per known AI agent and the Sitemap',
+      problems,
+      'complete',
+      HINT,
+    );
   },
-  [LLMS_FULL_PATH]: (answer) => checkAll('discovery.llms-full', 'a Markdown page with a "# " title', /^# \S/.test(answer.body) ? [] : ['no "# " title'], 'complete', HINT),
+  [LLMS_FULL_PATH]: (answer) =>
+    checkAll(
+      'discovery.llms-full',
+      'a Markdown page with a "# " title',
+      /^# \S/.test(answer.body) ? [] : ['no "# " title'],
+      'complete',
+      HINT,
+    ),
   [DOCS_PATH]: (answer) => {
     const csp = answer.headers.get('content-security-policy') ?? '';
     const problems = [
       ...(/default-src 'none'/.test(csp) ? [] : [`Content-Security-Policy ${csp || 'missing'}`]),
-      ...(answer.headers.get('referrer-policy') === 'no-referrer' ? [] : [`Referrer-Policy ${answer.headers.get('referrer-policy') ?? 'missing'}`]),
+      ...(answer.headers.get('referrer-policy') === 'no-referrer'
+        ? []
+        : [`Referrer-Policy ${answer.headers.get('referrer-policy') ?? 'missing'}`]),
     ];
-    return checkAll('discovery.docs', "an HTML page with Content-Security-Policy default-src 'none' and Referrer-Policy: no-referrer", problems, 'complete', 'the proxy in front drops the page\'s security fields: pass them through');
+    return checkAll(
+      'discovery.docs',
+      "an HTML page with Content-Security-Policy default-src 'none' and Referrer-Policy: no-referrer",
+      problems,
+      'complete',
+      "the proxy in front drops the page's security fields: pass them through",
+    );
   },
   [SITEMAP_PATH]: (answer, base, gets) => {
     const reviewedOn = json(gets.get('/api/v1/product') ?? answer)?.product?.reviewedOn;
@@ -132,9 +200,17 @@ const DOCUMENTS: Record<string, Builder> = {
       ...(answer.body.includes('xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"') ? [] : ['no sitemaps.org 0.9 urlset']),
       ...lacking(locs, [`${base}/`, `${base}/api/v1/product`]),
       ...locs.filter((loc) => !loc.startsWith(`${base}/`)).map((loc) => `${loc} outside ${base}`),
-      ...(reviewedOn && (lastmods.length !== locs.length || lastmods.some((date) => date !== reviewedOn)) ? [`lastmod other than the review date ${reviewedOn}`] : []),
+      ...(reviewedOn && (lastmods.length !== locs.length || lastmods.some((date) => date !== reviewedOn))
+        ? [`lastmod other than the review date ${reviewedOn}`]
+        : []),
     ];
-    return checkAll('discovery.sitemap', "a sitemaps.org urlset of the service's documents, each lastmod the facts' review date", problems, 'complete', HINT);
+    return checkAll(
+      'discovery.sitemap',
+      "a sitemaps.org urlset of the service's documents, each lastmod the facts' review date",
+      problems,
+      'complete',
+      HINT,
+    );
   },
   [SKILL_PATH]: async (answer, base, gets) => {
     const front = /^---\n([\s\S]*?)\n---\n/.exec(answer.body)?.[1] ?? '';
@@ -148,7 +224,13 @@ const DOCUMENTS: Record<string, Builder> = {
       ...(listed && listed.body !== answer.body ? [`${listedPath} differs from /skill.md`] : []),
       ...(entry && entry.digest !== (await sha256(answer.body)) ? ['the index digest is not the SHA-256 of the served SKILL.md'] : []),
     ];
-    return checkAll('discovery.skill', 'a SKILL.md with name and description, the same bytes where the index lists it, with their digest', problems, 'complete', HINT);
+    return checkAll(
+      'discovery.skill',
+      'a SKILL.md with name and description, the same bytes where the index lists it, with their digest',
+      problems,
+      'complete',
+      HINT,
+    );
   },
   [SECURITY_TXT_PATH]: (answer, base) => {
     const field = (name: string) => new RegExp(`^${name}: *(\\S.*)$`, 'im').exec(answer.body)?.[1];
@@ -158,7 +240,13 @@ const DOCUMENTS: Record<string, Builder> = {
       ...(expires > Date.now() ? [] : [`Expires ${field('Expires') ?? 'missing'} is not in the future`]),
       ...(field('Canonical') === `${base}/.well-known/security.txt` ? [] : [`Canonical ${field('Canonical') ?? 'missing'}`]),
     ];
-    return checkAll('discovery.security-txt', 'RFC 9116: a Contact, an Expires in the future and the Canonical URL', problems, 'complete', HINT);
+    return checkAll(
+      'discovery.security-txt',
+      'RFC 9116: a Contact, an Expires in the future and the Canonical URL',
+      problems,
+      'complete',
+      HINT,
+    );
   },
 };
 

@@ -23,7 +23,9 @@ export function getTargets(document: Json): { targets: Target[]; unfilled: strin
     if (!item?.get) continue;
     let path: string | undefined = template;
     for (const [, name] of template.matchAll(/\{([^}]+)\}/g)) {
-      const parameter = [...(item.get.parameters ?? []), ...(item.parameters ?? [])].find((p: Json) => p?.name === name && p?.in === 'path');
+      const parameter = [...(item.get.parameters ?? []), ...(item.parameters ?? [])].find(
+        (p: Json) => p?.name === name && p?.in === 'path',
+      );
       const value = parameter?.schema?.enum?.[0] ?? parameter?.example ?? parameter?.schema?.examples?.[0];
       path = value === undefined || path === undefined ? undefined : path.replace(`{${name}}`, encodeURIComponent(String(value)));
     }
@@ -97,6 +99,7 @@ export async function loadContract(document: Json): Promise<Contract> {
       if (!node?.content?.[mediaType]?.schema) return `the document gives no ${mediaType} schema for ${method} ${template} ${status}`;
       return run(`${at}/content/${escape(mediaType)}/schema`, body);
     },
-    validateComponent: (name, body) => (document.components?.schemas?.[name] ? run(`#/components/schemas/${escape(name)}`, body) : `the document has no ${name} schema`),
+    validateComponent: (name, body) =>
+      document.components?.schemas?.[name] ? run(`#/components/schemas/${escape(name)}`, body) : `the document has no ${name} schema`,
   };
 }

@@ -6,7 +6,7 @@ export interface Link {
   params: Record<string, string>;
 }
 
-const TOKEN = "[A-Za-z0-9!#$&+.^_`|~-]+";
+const TOKEN = '[A-Za-z0-9!#$&+.^_`|~-]+';
 const PARAM = `;\\s*(${TOKEN})(?:\\s*=\\s*(?:"((?:[^"\\\\]|\\\\.)*)"|([^\\s;,"]+)))?\\s*`;
 const LINK = new RegExp(`\\s*<([^>]*)>\\s*((?:${PARAM})*)(?:,|$)`, 'y');
 
@@ -45,7 +45,11 @@ export function tokens(field: string | null): string[] {
 /** `type/subtype` of a Content-Type, lower-cased, and its charset when one is given. */
 export function mediaType(field: string | null): { type: string; charset?: string; params: string } {
   const [type = '', ...params] = (field ?? '').split(';').map((part) => part.trim());
-  const charset = params.find((param) => /^charset=/i.test(param))?.slice('charset='.length).replace(/"/g, '').toLowerCase();
+  const charset = params
+    .find((param) => /^charset=/i.test(param))
+    ?.slice('charset='.length)
+    .replace(/"/g, '')
+    .toLowerCase();
   return { type: type.toLowerCase(), ...(charset ? { charset } : {}), params: params.join('; ') };
 }
 

@@ -12,7 +12,6 @@ import { incoherence, missingFields } from './ratelimit.ts';
 import { checkAll, type Check } from './report.ts';
 import type { Answer } from './session.ts';
 
-
 /** Each distinct problem once, with how many answers have it and the first that does. */
 function tally(answers: Answer[], problemOf: (answer: Answer) => string | undefined): string[] {
   const seen = new Map<string, { count: number; first: Answer }>();
@@ -23,7 +22,9 @@ function tally(answers: Answer[], problemOf: (answer: Answer) => string | undefi
     if (entry) entry.count++;
     else seen.set(problem, { count: 1, first: answer });
   }
-  return [...seen].map(([problem, { count, first }]) => `${problem} on ${count} of ${answers.length} answers (first: ${first.method} ${first.path})`);
+  return [...seen].map(
+    ([problem, { count, first }]) => `${problem} on ${count} of ${answers.length} answers (first: ${first.method} ${first.path})`,
+  );
 }
 
 const all = (answers: Answer[]) => `on all ${answers.length} answers`;
@@ -34,23 +35,33 @@ export function headerChecks(answers: Answer[], servedBase: string): Check[] {
     checkAll(
       'headers.nosniff',
       'X-Content-Type-Options: nosniff on every answer',
-      tally(answers, (a) => (a.headers.get('x-content-type-options')?.toLowerCase() === 'nosniff' ? undefined : `X-Content-Type-Options ${a.headers.get('x-content-type-options') ?? 'missing'}`)),
+      tally(answers, (a) =>
+        a.headers.get('x-content-type-options')?.toLowerCase() === 'nosniff'
+          ? undefined
+          : `X-Content-Type-Options ${a.headers.get('x-content-type-options') ?? 'missing'}`,
+      ),
       all(answers),
-      'the proxy in front drops or replaces it: pass the service\'s X-Content-Type-Options through (nginx: check proxy_hide_header)',
+      "the proxy in front drops or replaces it: pass the service's X-Content-Type-Options through (nginx: check proxy_hide_header)",
     ),
     checkAll(
       'headers.link',
       `Link: <${serviceDesc}>; rel="service-desc" on every answer`,
-      tally(answers, (a) => (linkTargets(a.headers.get('link'), 'service-desc').includes(serviceDesc) ? undefined : a.headers.has('link') ? `Link without it (${a.headers.get('link')})` : 'Link missing')),
+      tally(answers, (a) =>
+        linkTargets(a.headers.get('link'), 'service-desc').includes(serviceDesc)
+          ? undefined
+          : a.headers.has('link')
+            ? `Link without it (${a.headers.get('link')})`
+            : 'Link missing',
+      ),
       all(answers),
       'the proxy in front drops or rewrites Link: pass it through unchanged (nginx: check proxy_hide_header; a CDN: its transform rules)',
     ),
     checkAll(
       'headers.cors',
-      'Access-Control-Allow-Origin: *, no credentials, the contract\'s Access-Control-Expose-Headers on every answer; preflights allow GET',
+      "Access-Control-Allow-Origin: *, no credentials, the contract's Access-Control-Expose-Headers on every answer; preflights allow GET",
       tally(answers, corsProblem),
       all(answers),
-      'the proxy in front drops or overrides the CORS fields, so browsers refuse to read the answers: pass the service\'s Access-Control-* fields through, and let it answer preflights',
+      "the proxy in front drops or overrides the CORS fields, so browsers refuse to read the answers: pass the service's Access-Control-* fields through, and let it answer preflights",
     ),
     rateLimitCheck(answers),
     checkAll(
@@ -68,17 +79,21 @@ export function headerChecks(answers: Answer[], servedBase: string): Check[] {
       'Cache-Control: no-store on every error answer and on health',
       tally(
         answers.filter((a) => a.status >= 400 || (a.path === HEALTH_PATH && a.status === 200)),
-        (a) => (tokens(a.headers.get('cache-control')).includes('no-store') ? undefined : `Cache-Control ${a.headers.get('cache-control') ?? 'missing'}`),
+        (a) =>
+          tokens(a.headers.get('cache-control')).includes('no-store')
+            ? undefined
+            : `Cache-Control ${a.headers.get('cache-control') ?? 'missing'}`,
       ),
       'no-store on errors and health',
-      'something in front replaces Cache-Control, so errors and health can be cached and served to others: pass the service\'s Cache-Control through',
+      "something in front replaces Cache-Control, so errors and health can be cached and served to others: pass the service's Cache-Control through",
     ),
   ];
 }
 
 function corsProblem(answer: Answer): string | undefined {
   const { headers } = answer;
-  if (headers.get('access-control-allow-origin') !== '*') return `Access-Control-Allow-Origin ${headers.get('access-control-allow-origin') ?? 'missing'}`;
+  if (headers.get('access-control-allow-origin') !== '*')
+    return `Access-Control-Allow-Origin ${headers.get('access-control-allow-origin') ?? 'missing'}`;
   if (headers.has('access-control-allow-credentials')) return 'Access-Control-Allow-Credentials present';
   const exposed = tokens(headers.get('access-control-expose-headers'));
   const lacking = EXPOSED_HEADERS.filter((name) => !exposed.includes(name.toLowerCase()));
@@ -116,7 +131,9 @@ export function deprecationCheck(answers: Answer[], announced: Announced | undef
     return checkAll(
       'deprecation',
       'no Deprecation or Sunset while the index announces none',
-      tally(v1, (a) => (a.headers.has('deprecation') || a.headers.has('sunset') ? 'Deprecation or Sunset without an announcement' : undefined)),
+      tally(v1, (a) =>
+        a.headers.has('deprecation') || a.headers.has('sunset') ? 'Deprecation or Sunset without an announcement' : undefined,
+      ),
       'none announced, none sent',
       'an instance that announces a deprecation answers beside one that does not: give every instance the same DEPRECATION_DATE and SUNSET_DATE',
     );

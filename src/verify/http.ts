@@ -23,8 +23,10 @@ const isJson = (type: string) => type === 'application/json' || type.endsWith('+
 const OPENAPI_TYPES = ['application/json', 'application/openapi+json'];
 
 function statusHint(answer: Answer, path: string): string {
-  if (answer.status >= 300 && answer.status < 400) return `it redirects to ${answer.headers.get('location')}: check the URL, and that nothing in front redirects API paths`;
-  if (answer.status === 404) return `${path} does not reach the service: forward every path of the contract to it (the proxy's location rules, or the host app's mount)`;
+  if (answer.status >= 300 && answer.status < 400)
+    return `it redirects to ${answer.headers.get('location')}: check the URL, and that nothing in front redirects API paths`;
+  if (answer.status === 404)
+    return `${path} does not reach the service: forward every path of the contract to it (the proxy's location rules, or the host app's mount)`;
   if (answer.status >= 500) return 'the service or something in front of it failed: see their logs';
   return 'something in front answers instead of the service';
 }
@@ -47,23 +49,45 @@ export async function checkGet(probing: Probing, { template, path }: Target, fir
   const expected = `200 ${documented.join(' or ')}, body valid against the served schema`;
   if (answer.status !== 200) return fail(id, expected, describe(answer), statusHint(answer, path));
   const { type, charset } = mediaType(answer.headers.get('content-type'));
-  const accepted = template === OPENAPI_PATH && documented.some((t) => OPENAPI_TYPES.includes(t)) ? [...documented, ...OPENAPI_TYPES] : documented;
+  const accepted =
+    template === OPENAPI_PATH && documented.some((t) => OPENAPI_TYPES.includes(t)) ? [...documented, ...OPENAPI_TYPES] : documented;
   if (!accepted.includes(type) || (charset && charset !== 'utf-8')) {
-    return fail(id, expected, `200 ${answer.headers.get('content-type')}`, 'something in front rewrites Content-Type (a proxy default type or a CDN transform): pass the service\'s own through');
+    return fail(
+      id,
+      expected,
+      `200 ${answer.headers.get('content-type')}`,
+      "something in front rewrites Content-Type (a proxy default type or a CDN transform): pass the service's own through",
+    );
   }
   const schemaType = documented.includes(type) ? type : documented[0]!;
   const { value, error } = parsed(answer, type);
   const invalid = error ?? probing.contract.validate(template, 'get', 200, schemaType, value);
   if (invalid) {
-    return fail(id, expected, `200 ${type}, ${invalid}`, 'the body does not match the deployment\'s own schema: another release answers behind this URL, or a proxy rewrites bodies');
+    return fail(
+      id,
+      expected,
+      `200 ${type}, ${invalid}`,
+      "the body does not match the deployment's own schema: another release answers behind this URL, or a proxy rewrites bodies",
+    );
   }
   return pass(id, expected, `200 ${type}, valid against the served schema`);
 }
 
 /** The fields a HEAD answer carries as GET does (RFC 9110 section 9.3.2); the per-request ones aside. */
 const SAME_AS_GET = [
-  'content-type', 'etag', 'cache-control', 'link', 'vary', 'content-encoding', 'access-control-allow-origin',
-  'access-control-expose-headers', 'x-content-type-options', 'ratelimit-policy', 'x-ratelimit-limit', 'deprecation', 'sunset',
+  'content-type',
+  'etag',
+  'cache-control',
+  'link',
+  'vary',
+  'content-encoding',
+  'access-control-allow-origin',
+  'access-control-expose-headers',
+  'x-content-type-options',
+  'ratelimit-policy',
+  'x-ratelimit-limit',
+  'deprecation',
+  'sunset',
 ];
 
 export async function checkHead(probing: Probing, path: string): Promise<Check> {
@@ -73,12 +97,16 @@ export async function checkHead(probing: Probing, path: string): Promise<Check> 
   const expected = `${get.status} with GET's headers, Content-Length equal to GET's or absent`;
   const problems = head.status === get.status ? [] : [`status ${head.status}`];
   for (const name of SAME_AS_GET) {
-    if (head.headers.get(name) !== get.headers.get(name)) problems.push(`${name}: ${head.headers.get(name) ?? '(none)'} where GET has ${get.headers.get(name) ?? '(none)'}`);
+    if (head.headers.get(name) !== get.headers.get(name))
+      problems.push(`${name}: ${head.headers.get(name) ?? '(none)'} where GET has ${get.headers.get(name) ?? '(none)'}`);
   }
   const headLength = head.headers.get('content-length');
   // Without a Content-Length on GET, an unencoded body's length is the one a HEAD may announce.
-  const getLength = get.headers.get('content-length') ?? (get.headers.has('content-encoding') ? undefined : String(new TextEncoder().encode(get.body).byteLength));
-  if (headLength !== null && getLength !== undefined && headLength !== getLength) problems.push(`Content-Length ${headLength} where GET's body is ${getLength} bytes`);
+  const getLength =
+    get.headers.get('content-length') ??
+    (get.headers.has('content-encoding') ? undefined : String(new TextEncoder().encode(get.body).byteLength));
+  if (headLength !== null && getLength !== undefined && headLength !== getLength)
+    problems.push(`Content-Length ${headLength} where GET's body is ${getLength} bytes`);
   return checkAll(
     id,
     expected,
@@ -115,7 +143,8 @@ function problemProblems(probing: Probing, answer: Answer, status: number, code:
   const invalid = probing.contract.validateComponent('Problem', body);
   if (invalid) return [`${answer.method} ${answer.path}: ${invalid}`];
   if (body.code !== code || body.status !== status) return [`${answer.method} ${answer.path}: code ${body.code}, status ${body.status}`];
-  if (body.type !== `${probing.servedBase}/problems/${code}`) return [`${answer.method} ${answer.path}: type ${body.type}, not {base}/problems/${code}`];
+  if (body.type !== `${probing.servedBase}/problems/${code}`)
+    return [`${answer.method} ${answer.path}: type ${body.type}, not {base}/problems/${code}`];
   return [];
 }
 
@@ -133,7 +162,7 @@ export async function checkNotFound(probing: Probing, paths: string[]): Promise<
     problems,
     '404 problems',
     html
-      ? 'something in front replaces the service\'s 404 with an HTML page (nginx proxy_intercept_errors with error_page, a CDN custom error page, a host app\'s catch-all): pass the service\'s problem through'
+      ? "something in front replaces the service's 404 with an HTML page (nginx proxy_intercept_errors with error_page, a CDN custom error page, a host app's catch-all): pass the service's problem through"
       : 'an unknown path does not reach the service, or something in front answers it: forward every path (not only the known ones) to the service',
   );
 }
@@ -167,5 +196,10 @@ export async function checkPreflight(probing: Probing, path: string): Promise<Ch
   const expected = `204 with Allow: GET, HEAD, OPTIONS to OPTIONS ${path}`;
   return ok
     ? pass('options', expected, `204, Allow: ${answer.headers.get('allow')}`)
-    : fail('options', expected, `${describe(answer)}, Allow: ${answer.headers.get('allow') ?? '(none)'}`, 'something in front answers OPTIONS itself or refuses it: pass preflights through to the service');
+    : fail(
+        'options',
+        expected,
+        `${describe(answer)}, Allow: ${answer.headers.get('allow') ?? '(none)'}`,
+        'something in front answers OPTIONS itself or refuses it: pass preflights through to the service',
+      );
 }

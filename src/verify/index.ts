@@ -61,16 +61,33 @@ export async function verify(url: string, options: VerifyOptions = {}): Promise<
     const first = await session.request(OPENAPI_PATH);
     document = openApiOf(first);
     if (!document) {
-      checks.push(fail('openapi', `200 with the OpenAPI 3.1 document at ${base}/openapi.json`, `${first.status} ${first.headers.get('content-type') ?? ''}`.trim(), 'the contract is not served at this URL: check the scheme, host and path prefix, and that /openapi.json reaches the service'));
+      checks.push(
+        fail(
+          'openapi',
+          `200 with the OpenAPI 3.1 document at ${base}/openapi.json`,
+          `${first.status} ${first.headers.get('content-type') ?? ''}`.trim(),
+          'the contract is not served at this URL: check the scheme, host and path prefix, and that /openapi.json reaches the service',
+        ),
+      );
       return finish(base, session, checks, ['every other check']);
     }
-    checks.push(pass('openapi', 'the OpenAPI 3.1 document at /openapi.json', `OpenAPI ${document.openapi}, ${Object.keys(document.paths).length} paths`));
+    checks.push(
+      pass(
+        'openapi',
+        'the OpenAPI 3.1 document at /openapi.json',
+        `OpenAPI ${document.openapi}, ${Object.keys(document.paths).length} paths`,
+      ),
+    );
     servedBase = String(document.servers?.[0]?.url ?? base).replace(/\/+$/, '');
     const probing: Probing = { session, contract: await loadContract(document), servedBase, gets };
     const { targets, unfilled } = getTargets(document);
     notChecked.push(...unfilled.map((template) => `get:${template} (no value to try)`));
-    for (const target of targets) checks.push(await safely(`get:${target.path}`, () => checkGet(probing, target, target.path === OPENAPI_PATH ? first : undefined)));
-    const unknown = [`${API_PATH}/this-path-does-not-exist`, ...(document.paths[DOCS_PATH] ? [`${DOCS_PATH}/this-asset-does-not-exist`] : [])];
+    for (const target of targets)
+      checks.push(await safely(`get:${target.path}`, () => checkGet(probing, target, target.path === OPENAPI_PATH ? first : undefined)));
+    const unknown = [
+      `${API_PATH}/this-path-does-not-exist`,
+      ...(document.paths[DOCS_PATH] ? [`${DOCS_PATH}/this-asset-does-not-exist`] : []),
+    ];
     checks.push(await safely('not-found', () => checkNotFound(probing, unknown)));
     const wrong = nonGetPaths(document);
     if (wrong.length > 0) checks.push(await safely('method-not-allowed', () => checkWrongMethod(probing, wrong)));
@@ -122,13 +139,19 @@ const jsonOf = (answer: Answer | undefined): any => {
 
 function openApiOf(answer: Answer): any {
   const document = jsonOf(answer);
-  return typeof document?.openapi === 'string' && document.openapi.startsWith('3.1') && document.paths && typeof document.paths === 'object' ? document : undefined;
+  return typeof document?.openapi === 'string' && document.openapi.startsWith('3.1') && document.paths && typeof document.paths === 'object'
+    ? document
+    : undefined;
 }
 
 /** A word of the product's name: what its own search tool should find. */
 function searchQuery(gets: Map<string, Answer>): string {
   const name = jsonOf(gets.get(PRODUCT_PATH))?.product?.name ?? jsonOf(gets.get(API_PATH))?.name ?? 'product';
-  return String(name).split(/\s+/).find((word) => word.length >= 3) ?? String(name);
+  return (
+    String(name)
+      .split(/\s+/)
+      .find((word) => word.length >= 3) ?? String(name)
+  );
 }
 
 /** A probe whose request failed (no answer, a timeout) fails its check; the run's stop goes up. */
@@ -138,14 +161,21 @@ async function safely(id: string, probe: () => Promise<Check>): Promise<Check> {
   } catch (error) {
     if (error instanceof Stop) throw error;
     const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-    return fail(id, 'an answer', `${(error as Error).message}${cause ? ` (${cause.code ?? cause.message})` : ''}`, 'the deployment did not answer in time or closed the connection: check that it is up and that nothing in front drops the request');
+    return fail(
+      id,
+      'an answer',
+      `${(error as Error).message}${cause ? ` (${cause.code ?? cause.message})` : ''}`,
+      'the deployment did not answer in time or closed the connection: check that it is up and that nothing in front drops the request',
+    );
   }
 }
 
 /** HEAD on every path the budget allows, If-None-Match on a few paths with an ETag. */
 function plan(targets: Target[], gets: Map<string, Answer>, budget: number) {
   const answered = targets.map((t) => t.path).filter((path) => gets.get(path)?.status === 200);
-  const candidates = answered.filter((path) => gets.get(path)!.headers.has('etag') && !/no-store/.test(gets.get(path)!.headers.get('cache-control') ?? ''));
+  const candidates = answered.filter(
+    (path) => gets.get(path)!.headers.has('etag') && !/no-store/.test(gets.get(path)!.headers.get('cache-control') ?? ''),
+  );
   const conditionalCount = Math.min(candidates.length, CONDITIONAL_PATHS, Math.max(budget - answered.length, budget > 1 ? 1 : 0));
   const heads = answered.slice(0, Math.max(0, budget - conditionalCount));
   const skipped = answered.slice(heads.length).map((path) => `head:${path} (request budget)`);
@@ -154,9 +184,10 @@ function plan(targets: Target[], gets: Map<string, Answer>, budget: number) {
 
 function stopCheck(stop: Stop, session: Session): Check {
   if (stop.reason === 'budget') {
-    const hint = session.limit < MAX_REQUESTS
-      ? `a budget of ${session.limit} does not cover the checks every run makes: give it more, up to ${MAX_REQUESTS}`
-      : 'a verify defect: report it with the deployment\'s /openapi.json';
+    const hint =
+      session.limit < MAX_REQUESTS
+        ? `a budget of ${session.limit} does not cover the checks every run makes: give it more, up to ${MAX_REQUESTS}`
+        : "a verify defect: report it with the deployment's /openapi.json";
     return fail('budget', `at most ${session.limit} requests`, 'the run needed more', hint);
   }
   const answer = stop.answer!;
@@ -179,10 +210,30 @@ function stopCheck(stop: Stop, session: Session): Check {
   );
 }
 
-const GROUPS = ['openapi', 'base', 'get:', 'head:', 'etag:', 'not-found', 'method-not-allowed', 'options', 'headers.', 'deprecation', 'discovery.', 'mcp.', 'version', 'rate-limit.', 'budget'];
+const GROUPS = [
+  'openapi',
+  'base',
+  'get:',
+  'head:',
+  'etag:',
+  'not-found',
+  'method-not-allowed',
+  'options',
+  'headers.',
+  'deprecation',
+  'discovery.',
+  'mcp.',
+  'version',
+  'rate-limit.',
+  'budget',
+];
 
 /** The order of the lines: the contract first, then each path, the fields, discovery, MCP. */
 function order(checks: Check[]): Check[] {
-  const rank = (check: Check) => GROUPS.findIndex((group) => check.id === group || (group.endsWith(':') || group.endsWith('.') ? check.id.startsWith(group) : false));
-  return checks.map((check, i) => ({ check, i })).sort((a, b) => rank(a.check) - rank(b.check) || a.i - b.i).map(({ check }) => check);
+  const rank = (check: Check) =>
+    GROUPS.findIndex((group) => check.id === group || (group.endsWith(':') || group.endsWith('.') ? check.id.startsWith(group) : false));
+  return checks
+    .map((check, i) => ({ check, i }))
+    .sort((a, b) => rank(a.check) - rank(b.check) || a.i - b.i)
+    .map(({ check }) => check);
 }

@@ -62,7 +62,8 @@ const isText = (value: unknown) => typeof value === 'string' && value.length > 0
 
 /** The connector shapes: one text item, whose JSON is the structuredContent of this form. */
 export function connectorProblem(name: 'search' | 'fetch', result: ToolResult): string | undefined {
-  if (result.content?.length !== 1 || result.content[0]!.type !== 'text') return `${name}: ${result.content?.length ?? 0} content items, not one text item`;
+  if (result.content?.length !== 1 || result.content[0]!.type !== 'text')
+    return `${name}: ${result.content?.length ?? 0} content items, not one text item`;
   const value = result.structuredContent as any;
   if (name === 'search') {
     if (!Array.isArray(value?.results)) return 'search: no results array';
@@ -71,5 +72,7 @@ export function connectorProblem(name: 'search' | 'fetch', result: ToolResult): 
   }
   const lacking = ['id', 'title', 'text', 'url'].filter((key) => !isText(value?.[key]));
   if (lacking.length > 0) return `fetch: no ${lacking.join(', ')}`;
-  return value.metadata === undefined || (typeof value.metadata === 'object' && value.metadata !== null) ? undefined : 'fetch: metadata is not an object';
+  return value.metadata === undefined || (typeof value.metadata === 'object' && value.metadata !== null)
+    ? undefined
+    : 'fetch: metadata is not an object';
 }

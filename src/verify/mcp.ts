@@ -68,7 +68,9 @@ export interface McpContext {
 const CONNECT_HINT =
   'the official client could not talk to /mcp: check that POST /mcp reaches the service with its body and headers, unbuffered (no proxy buffering or rewriting of JSON answers)';
 
-export async function mcpChecks(context: McpContext): Promise<{ checks: Check[]; serverVersions: { where: string; version: string | undefined }[] }> {
+export async function mcpChecks(
+  context: McpContext,
+): Promise<{ checks: Check[]; serverVersions: { where: string; version: string | undefined }[] }> {
   const { session } = context;
   const checks: Check[] = [];
   const clients: Connected[] = [];
@@ -85,10 +87,24 @@ export async function mcpChecks(context: McpContext): Promise<{ checks: Check[];
       const exchanged = session.answers.slice(from).filter((a) => a.method === 'POST');
       const problems = [
         ...(wanted.length === 0 || wanted.includes(client.protocolVersion ?? '') ? [] : [`negotiated ${client.protocolVersion}`]),
-        ...exchanged.filter((a) => a.headers.has('mcp-session-id')).map((a) => `Mcp-Session-Id on ${a.path}`).slice(0, 1),
-        ...exchanged.filter((a) => a.status === 200 && !/^application\/json/.test(a.headers.get('content-type') ?? '')).map((a) => `${a.headers.get('content-type')} answer`).slice(0, 1),
+        ...exchanged
+          .filter((a) => a.headers.has('mcp-session-id'))
+          .map((a) => `Mcp-Session-Id on ${a.path}`)
+          .slice(0, 1),
+        ...exchanged
+          .filter((a) => a.status === 200 && !/^application\/json/.test(a.headers.get('content-type') ?? ''))
+          .map((a) => `${a.headers.get('content-type')} answer`)
+          .slice(0, 1),
       ];
-      checks.push(checkAll(id, expected, problems, `${client.protocolVersion}, serverInfo ${client.serverVersion}`, 'the endpoint answers, but not as the contract says: a proxy that turns JSON into SSE, or a stateful instance'));
+      checks.push(
+        checkAll(
+          id,
+          expected,
+          problems,
+          `${client.protocolVersion}, serverInfo ${client.serverVersion}`,
+          'the endpoint answers, but not as the contract says: a proxy that turns JSON into SSE, or a stateful instance',
+        ),
+      );
     } catch (error) {
       if (session.stopped) throw session.stopped;
       checks.push(fail(id, expected, (error as Error).message, CONNECT_HINT));
@@ -98,7 +114,10 @@ export async function mcpChecks(context: McpContext): Promise<{ checks: Check[];
     checks.push(...(await toolChecks(context, clients)), await resourceCheck(context, clients), ...(await promptChecks(context, clients)));
   }
   for (const client of clients) await client.close().catch(() => {});
-  return { checks, serverVersions: clients.map((client) => ({ where: `serverInfo (${client.protocolVersion})`, version: client.serverVersion })) };
+  return {
+    checks,
+    serverVersions: clients.map((client) => ({ where: `serverInfo (${client.protocolVersion})`, version: client.serverVersion })),
+  };
 }
 
 /** Runs `body`; an error (not the run's stop) becomes the check's failure. */
@@ -111,7 +130,11 @@ async function attempt(id: string, expected: string, hint: string, session: Sess
   }
 }
 
-const names = (items: { name: string }[]) => items.map((item) => item.name).sort().join(', ');
+const names = (items: { name: string }[]) =>
+  items
+    .map((item) => item.name)
+    .sort()
+    .join(', ');
 
 async function toolChecks({ session, index, query }: McpContext, clients: Connected[]): Promise<Check[]> {
   const expected = `the index's tools on both eras, read-only, each called: structuredContent valid against its outputSchema and equal to its text`;
@@ -121,7 +144,9 @@ async function toolChecks({ session, index, query }: McpContext, clients: Connec
     const tools = lists[0]!;
     const problems: string[] = [];
     const want = index?.tools ? [...index.tools].sort().join(', ') : names(tools);
-    clients.forEach((client, i) => names(lists[i]!) !== want && problems.push(`${client.era} lists ${names(lists[i]!)}, the index ${want}`));
+    clients.forEach(
+      (client, i) => names(lists[i]!) !== want && problems.push(`${client.era} lists ${names(lists[i]!)}, the index ${want}`),
+    );
     const check = await schemaChecker();
     const known: { query: string; id?: string } = { query };
     // search first: fetch takes one of its ids.
@@ -138,7 +163,17 @@ async function toolChecks({ session, index, query }: McpContext, clients: Connec
       if (problem) problems.push(problem);
       if (tool.name === 'search' || tool.name === 'fetch') {
         const shape = connectorProblem(tool.name, result);
-        shapes.push(checkAll(`mcp.${tool.name}`, tool.name === 'search' ? 'one text item, JSON {results: [{id, title, url}]} equal to structuredContent' : 'one text item, JSON {id, title, text, url, metadata?} equal to structuredContent', shape ? [shape] : [], 'the connector shape', 'the tool does not answer in the shape hosts expect'));
+        shapes.push(
+          checkAll(
+            `mcp.${tool.name}`,
+            tool.name === 'search'
+              ? 'one text item, JSON {results: [{id, title, url}]} equal to structuredContent'
+              : 'one text item, JSON {id, title, text, url, metadata?} equal to structuredContent',
+            shape ? [shape] : [],
+            'the connector shape',
+            'the tool does not answer in the shape hosts expect',
+          ),
+        );
         if (tool.name === 'search') known.id = (result.structuredContent as any)?.results?.[0]?.id;
       }
     }
@@ -148,7 +183,13 @@ async function toolChecks({ session, index, query }: McpContext, clients: Connec
       const problem = resultProblem(first, await legacy.callTool(first.name, argumentsFor(first, known)!), check);
       if (problem) problems.push(`legacy: ${problem}`);
     }
-    return checkAll('mcp.tools', expected, problems, `${tools.length} tools: ${names(tools)}`, 'the MCP endpoint does not serve its tools as the contract says');
+    return checkAll(
+      'mcp.tools',
+      expected,
+      problems,
+      `${tools.length} tools: ${names(tools)}`,
+      'the MCP endpoint does not serve its tools as the contract says',
+    );
   });
   return [main, ...shapes];
 }
@@ -157,8 +198,15 @@ async function resourceCheck({ session, servedBase, gets }: McpContext, clients:
   const expected = 'the same resources on both eras, each read as exactly the bytes REST serves at its URL';
   return attempt('mcp.resources', expected, 'the MCP endpoint does not serve its resources as the contract says', session, async () => {
     const lists = await Promise.all(clients.map((client) => client.listResources()));
-    const uris = (list: { uri: string }[]) => list.map((resource) => resource.uri).sort().join(', ');
-    const problems = lists.slice(1).filter((list) => uris(list) !== uris(lists[0]!)).map((list) => `the 2025 era lists ${uris(list)}`);
+    const uris = (list: { uri: string }[]) =>
+      list
+        .map((resource) => resource.uri)
+        .sort()
+        .join(', ');
+    const problems = lists
+      .slice(1)
+      .filter((list) => uris(list) !== uris(lists[0]!))
+      .map((list) => `the 2025 era lists ${uris(list)}`);
     for (const [i, client] of clients.entries()) {
       // The current era reads every resource (up to three), the 2025 era the first.
       for (const resource of lists[i]!.slice(0, i === 0 ? 3 : 1)) {
@@ -168,7 +216,13 @@ async function resourceCheck({ session, servedBase, gets }: McpContext, clients:
         else if (rest?.status === 200 && rest.body !== text) problems.push(`${client.era}: ${resource.uri} differs from GET ${rest.path}`);
       }
     }
-    return checkAll('mcp.resources', expected, problems, `${lists[0]!.length} resources`, 'the MCP resources and the REST documents differ: another release answers one of them');
+    return checkAll(
+      'mcp.resources',
+      expected,
+      problems,
+      `${lists[0]!.length} resources`,
+      'the MCP resources and the REST documents differ: another release answers one of them',
+    );
   });
 }
 
@@ -178,15 +232,25 @@ async function promptChecks({ session }: McpContext, clients: Connected[]): Prom
   return [
     await attempt('mcp.prompts', expected, 'the MCP endpoint does not serve its prompts as the contract says', session, async () => {
       const lists = await Promise.all(clients.map((client) => (client.prompts ? client.listPrompts() : Promise.resolve([]))));
-      const problems = lists.slice(1).filter((list) => names(list) !== names(lists[0]!)).map((list) => `the 2025 era lists ${names(list)}`);
+      const problems = lists
+        .slice(1)
+        .filter((list) => names(list) !== names(lists[0]!))
+        .map((list) => `the 2025 era lists ${names(list)}`);
       for (const [i, client] of clients.entries()) {
         const callable = lists[i]!.filter((prompt) => !(prompt.arguments ?? []).some((argument) => argument.required));
         for (const prompt of callable.slice(0, i === 0 ? 3 : 1)) {
           const { messages } = await client.getPrompt(prompt.name);
-          if (!Array.isArray(messages) || messages.length === 0 || messages.some((m) => !m.role || !m.content)) problems.push(`${client.era}: ${prompt.name} has no messages`);
+          if (!Array.isArray(messages) || messages.length === 0 || messages.some((m) => !m.role || !m.content))
+            problems.push(`${client.era}: ${prompt.name} has no messages`);
         }
       }
-      return checkAll('mcp.prompts', expected, problems, `${lists[0]!.length} prompts: ${names(lists[0]!)}`, 'the MCP endpoint does not serve its prompts as the contract says');
+      return checkAll(
+        'mcp.prompts',
+        expected,
+        problems,
+        `${lists[0]!.length} prompts: ${names(lists[0]!)}`,
+        'the MCP endpoint does not serve its prompts as the contract says',
+      );
     }),
   ];
 }

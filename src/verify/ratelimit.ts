@@ -55,8 +55,10 @@ export function incoherence(answer: Answer): string | undefined {
     if (!policy) return `RateLimit names "${name}", which RateLimit-Policy does not (${field('RateLimit-Policy')})`;
     const [quota, window] = [integerParam(policy, 'q', 'RateLimit-Policy'), integerParam(policy, 'w', 'RateLimit-Policy')];
     const [remaining, reset] = [integerParam(state!, 'r', 'RateLimit'), integerParam(state!, 't', 'RateLimit')];
-    if (field('X-RateLimit-Limit') !== String(quota)) return `X-RateLimit-Limit ${field('X-RateLimit-Limit')} is not RateLimit-Policy q=${quota}`;
-    if (field('X-RateLimit-Remaining') !== String(remaining)) return `X-RateLimit-Remaining ${field('X-RateLimit-Remaining')} is not RateLimit r=${remaining}`;
+    if (field('X-RateLimit-Limit') !== String(quota))
+      return `X-RateLimit-Limit ${field('X-RateLimit-Limit')} is not RateLimit-Policy q=${quota}`;
+    if (field('X-RateLimit-Remaining') !== String(remaining))
+      return `X-RateLimit-Remaining ${field('X-RateLimit-Remaining')} is not RateLimit r=${remaining}`;
     if (remaining > quota) return `RateLimit r=${remaining} is more than the quota q=${quota}`;
     if (reset > window) return `RateLimit t=${reset} is longer than the window w=${window}`;
     const epoch = Number(field('X-RateLimit-Reset'));

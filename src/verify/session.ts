@@ -57,7 +57,10 @@ export class Session {
   }
 
   /** One probe of the service: the answer, its body read as text. */
-  async request(path: string, { method = 'GET', headers = {} }: { method?: string; headers?: Record<string, string> } = {}): Promise<Answer> {
+  async request(
+    path: string,
+    { method = 'GET', headers = {} }: { method?: string; headers?: Record<string, string> } = {},
+  ): Promise<Answer> {
     const response = await this.send(`${this.base}${path}`, { method, headers });
     return this.record(method, path, response, method === 'HEAD' ? '' : await response.text(), false);
   }
@@ -70,7 +73,8 @@ export class Session {
     const response = await this.send(url, init);
     const path = url.href.startsWith(this.base) ? url.href.slice(this.base.length) || '/' : url.pathname;
     // Errors are read for their problem body; success answers are the client's to read (SSE may not end).
-    const body = response.status >= 400 && !/event-stream/.test(response.headers.get('content-type') ?? '') ? await response.clone().text() : '';
+    const body =
+      response.status >= 400 && !/event-stream/.test(response.headers.get('content-type') ?? '') ? await response.clone().text() : '';
     this.record(method, path, response, body, true);
     return response;
   };
@@ -88,14 +92,28 @@ export class Session {
     headers.set('user-agent', USER_AGENT);
     const timeout = AbortSignal.timeout(TIMEOUT_MS);
     const sentAt = Date.now();
-    const response = await this.fetchImpl(url, { ...init, headers, redirect: 'manual', signal: init.signal ? AbortSignal.any([init.signal, timeout]) : timeout });
+    const response = await this.fetchImpl(url, {
+      ...init,
+      headers,
+      redirect: 'manual',
+      signal: init.signal ? AbortSignal.any([init.signal, timeout]) : timeout,
+    });
     this.sentAt.set(response, sentAt);
     return response;
   }
 
   private record(method: string, path: string, response: Response, body: string, mcp: boolean): Answer {
     const receivedAt = Date.now();
-    const answer = { method, path, status: response.status, headers: response.headers, body, sentAt: this.sentAt.get(response) ?? receivedAt, receivedAt, mcp };
+    const answer = {
+      method,
+      path,
+      status: response.status,
+      headers: response.headers,
+      body,
+      sentAt: this.sentAt.get(response) ?? receivedAt,
+      receivedAt,
+      mcp,
+    };
     if (response.status === 429) throw (this.stopped = new Stop('quota', answer));
     this.answers.push(answer);
     return answer;

@@ -11,7 +11,9 @@ import { parseLinks } from '../support/e2e.ts';
 /** A Content-Type as its type and parameters (RFC 9110 section 8.3.1), parameter values unquoted. */
 function parseContentType(value: string | null): { type: string; params: Record<string, string> } {
   const [type, ...rest] = (value ?? '').split(';').map((part) => part.trim());
-  const params = Object.fromEntries(rest.map((param) => param.split('=') as [string, string]).map(([name, v]) => [name.toLowerCase(), v.replace(/^"|"$/g, '')]));
+  const params = Object.fromEntries(
+    rest.map((param) => param.split('=') as [string, string]).map(([name, v]) => [name.toLowerCase(), v.replace(/^"|"$/g, '')]),
+  );
   return { type: type!.toLowerCase(), params };
 }
 
@@ -57,14 +59,18 @@ describe('GET /.well-known/api-catalog', () => {
 
   it('has one context, the API, with service-desc, service-doc, status, service-meta and describedby', () => {
     expect(new Set(links.map((link) => link.anchor))).toEqual(new Set([`${BASE}/api/v1`]));
-    expect(new Set(links.map((link) => link.rel))).toEqual(new Set(['service-desc', 'service-doc', 'status', 'service-meta', 'describedby']));
+    expect(new Set(links.map((link) => link.rel))).toEqual(
+      new Set(['service-desc', 'service-doc', 'status', 'service-meta', 'describedby']),
+    );
     expect(links.filter((link) => link.rel === 'describedby').map(({ href, type }) => ({ href, type }))).toEqual([
       { href: `${BASE}/api/v1/product`, type: 'application/ld+json' },
     ]);
   });
 
   it('points service-doc at the docs page, then exactly the facts’ docs resources, as HTML', () => {
-    const docs = sampleFacts().resources.filter((resource) => resource.kind === 'docs').map((resource) => resource.url);
+    const docs = sampleFacts()
+      .resources.filter((resource) => resource.kind === 'docs')
+      .map((resource) => resource.url);
     const serviceDocs = links.filter((link) => link.rel === 'service-doc');
     expect(serviceDocs.map((link) => link.href)).toEqual([`${BASE}/docs`, ...docs]);
     for (const link of serviceDocs) expect(link.type).toBe('text/html');
@@ -99,7 +105,11 @@ describe('GET /.well-known/api-catalog', () => {
     facts.resources = facts.resources.filter((resource) => resource.kind !== 'docs');
     const other = await makeHandler({ facts, docsPage: false });
     const document = await (await other(get('/.well-known/api-catalog'))).json();
-    expect(expectLinkset(document).map((link) => link.rel).sort()).toEqual(['describedby', 'service-desc', 'service-meta', 'status']);
+    expect(
+      expectLinkset(document)
+        .map((link) => link.rel)
+        .sort(),
+    ).toEqual(['describedby', 'service-desc', 'service-meta', 'status']);
   });
 });
 
@@ -108,7 +118,9 @@ describe('buildApiCatalog with the docs page', () => {
     expectLinkset(buildApiCatalog(BASE, facts, { docsPage })).filter((link) => link.rel === 'service-doc');
 
   it('puts {base}/docs first in service-doc, as HTML, while the page is on', () => {
-    const docs = sampleFacts().resources.filter((resource) => resource.kind === 'docs').map((resource) => resource.url);
+    const docs = sampleFacts()
+      .resources.filter((resource) => resource.kind === 'docs')
+      .map((resource) => resource.url);
     expect(serviceDocs(true).map((link) => link.href)).toEqual([`${BASE}/docs`, ...docs]);
     expect(serviceDocs(true)[0]!.type).toBe('text/html');
     expect(serviceDocs(false).map((link) => link.href)).toEqual(docs);

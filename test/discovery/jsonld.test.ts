@@ -14,7 +14,9 @@ const SCHEMA = 'http://schema.org/';
  * The schema.org context, offline: the published one (https://schema.org/docs/jsonldcontext.jsonld)
  * maps every term under this vocabulary and types `url`, `sameAs` and `target` as IRIs, as here.
  */
-const SCHEMA_CONTEXT = { '@context': { '@vocab': SCHEMA, url: { '@type': '@id' }, sameAs: { '@type': '@id' }, target: { '@type': '@id' } } };
+const SCHEMA_CONTEXT = {
+  '@context': { '@vocab': SCHEMA, url: { '@type': '@id' }, sameAs: { '@type': '@id' }, target: { '@type': '@id' } },
+};
 const documentLoader = async (url: string) => {
   if (url.replace(/\/$/, '') !== 'https://schema.org') throw new Error(`no network in tests: ${url}`);
   return { contextUrl: undefined, documentUrl: url, document: SCHEMA_CONTEXT };
@@ -35,7 +37,10 @@ describe('the product as JSON-LD', () => {
     expect(answer.status).toBe(200);
     expect(answer.headers.get('content-type')).toBe('application/ld+json; charset=utf-8');
     expect(answer.headers.get('vary')).toContain('Accept');
-    const [node, ...others] = (await jsonld.expand(await answer.json(), { documentLoader: documentLoader as never })) as Record<string, any>[];
+    const [node, ...others] = (await jsonld.expand(await answer.json(), { documentLoader: documentLoader as never })) as Record<
+      string,
+      any
+    >[];
     expect(others).toEqual([]);
     const facts = sampleFacts();
     const website = facts.resources.find((resource) => resource.kind === 'website')!;
@@ -48,15 +53,21 @@ describe('the product as JSON-LD', () => {
     const sameAs = node![`${SCHEMA}sameAs`].map((item: { '@id': string }) => item['@id']);
     expect(sameAs.sort()).toEqual([...new Set(facts.resources.filter((r) => r !== website).map((r) => r.url))].sort());
     const actions = node![`${SCHEMA}potentialAction`];
-    expect(actions.map((action: Record<string, any>) => first(action, 'target')['@id'])).toEqual(facts.startOptions.map((option) => option.url));
-    expect(actions.map((action: Record<string, any>) => first(action, 'name')['@value'])).toEqual(facts.startOptions.map((option) => option.title));
+    expect(actions.map((action: Record<string, any>) => first(action, 'target')['@id'])).toEqual(
+      facts.startOptions.map((option) => option.url),
+    );
+    expect(actions.map((action: Record<string, any>) => first(action, 'name')['@value'])).toEqual(
+      facts.startOptions.map((option) => option.title),
+    );
   });
 
   it('has its own ETag, and JSON stays the default', async () => {
     const [ld, json] = [await ldAnswer(), await handler(get('/api/v1/product'))];
     expect(json.headers.get('content-type')).toBe('application/json; charset=utf-8');
     expect(ld.headers.get('etag')).not.toBe(json.headers.get('etag'));
-    const notModified = await handler(get('/api/v1/product', { headers: { accept: 'application/ld+json', 'if-none-match': ld.headers.get('etag')! } }));
+    const notModified = await handler(
+      get('/api/v1/product', { headers: { accept: 'application/ld+json', 'if-none-match': ld.headers.get('etag')! } }),
+    );
     expect(notModified.status).toBe(304);
   });
 

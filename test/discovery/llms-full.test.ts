@@ -27,7 +27,16 @@ describe('buildLlmsFullText', () => {
 
   it('ends with where the API is, the docs page only while it is on', () => {
     const api = text.slice(text.indexOf('\n## API\n'));
-    for (const path of ['/api/v1', '/api/v1/product', '/openapi.json', '/docs', '/mcp', '/mcp/server-card', '/.well-known/api-catalog', '/llms.txt']) {
+    for (const path of [
+      '/api/v1',
+      '/api/v1/product',
+      '/openapi.json',
+      '/docs',
+      '/mcp',
+      '/mcp/server-card',
+      '/.well-known/api-catalog',
+      '/llms.txt',
+    ]) {
       expect(api).toContain(`](${BASE}${path})`);
     }
     expect(buildLlmsFullText(BASE, facts, TOOL_NAMES, { docsPage: false })).not.toContain(`${BASE}/docs`);

@@ -78,7 +78,13 @@ describe('GET /llms.txt', () => {
   it('lists the API, every resource, every start option with its approval, and the problem types', async () => {
     const facts = sampleFacts();
     const [api, resources, starts, optional] = parseLlmsTxt((await llmsOf(facts)).text).sections;
-    expect(api!.links.map((link) => link.url)).toEqual([`${BASE}/api/v1`, `${BASE}/api/v1/product`, `${BASE}/openapi.json`, `${BASE}/docs`, `${BASE}/mcp`]);
+    expect(api!.links.map((link) => link.url)).toEqual([
+      `${BASE}/api/v1`,
+      `${BASE}/api/v1/product`,
+      `${BASE}/openapi.json`,
+      `${BASE}/docs`,
+      `${BASE}/mcp`,
+    ]);
     expect(resources!.links.map(({ title, url }) => ({ title, url }))).toEqual(facts.resources.map(({ title, url }) => ({ title, url })));
     expect(starts!.links.map((link) => link.url)).toEqual(facts.startOptions.map((option) => option.url));
     facts.startOptions.forEach((option, index) => {

@@ -39,11 +39,19 @@ describe('the MCP Registry server.json', () => {
     expect(schema.$id).toBe(SERVER_JSON_SCHEMA);
   });
 
-  it.each(['https://api.example.com', 'https://discovery.example.org/base', 'http://127.0.0.1:8080'])('is valid against the registry schema for %s', (base) => {
-    const document = buildServerJson(base, sampleFacts(), pkg.version);
-    expect(validate(document), JSON.stringify(validate.errors)).toBe(true);
-    expect(document).toMatchObject({ $schema: SERVER_JSON_SCHEMA, name: serverCardName(base), version: pkg.version, remotes: [{ type: 'streamable-http', url: `${base}/mcp` }] });
-  });
+  it.each(['https://api.example.com', 'https://discovery.example.org/base', 'http://127.0.0.1:8080'])(
+    'is valid against the registry schema for %s',
+    (base) => {
+      const document = buildServerJson(base, sampleFacts(), pkg.version);
+      expect(validate(document), JSON.stringify(validate.errors)).toBe(true);
+      expect(document).toMatchObject({
+        $schema: SERVER_JSON_SCHEMA,
+        name: serverCardName(base),
+        version: pkg.version,
+        remotes: [{ type: 'streamable-http', url: `${base}/mcp` }],
+      });
+    },
+  );
 
   it('fails the schema when broken, so the check can fail', () => {
     const document = { ...buildServerJson('https://api.example.com', sampleFacts(), pkg.version), name: 'no slash' };

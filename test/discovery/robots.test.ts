@@ -18,14 +18,41 @@ describe('buildRobotsTxt', () => {
   const robots = robotsParser(`${BASE}/robots.txt`, text);
 
   it.each(['*', 'GPTBot', 'ClaudeBot', 'Googlebot', 'PerplexityBot'])('lets %s fetch every path the service serves', (agent) => {
-    for (const path of ['/', '/api/v1', '/api/v1/product', '/api/v1/health', '/openapi.json', '/mcp', '/docs', '/docs/swagger-ui-bundle.0123456789ab.js', '/llms.txt', '/llms-full.txt', '/.well-known/api-catalog', '/.well-known/mcp/server-card.json', '/mcp/server-card', '/problems/rate_limited']) {
+    for (const path of [
+      '/',
+      '/api/v1',
+      '/api/v1/product',
+      '/api/v1/health',
+      '/openapi.json',
+      '/mcp',
+      '/docs',
+      '/docs/swagger-ui-bundle.0123456789ab.js',
+      '/llms.txt',
+      '/llms-full.txt',
+      '/.well-known/api-catalog',
+      '/.well-known/mcp/server-card.json',
+      '/mcp/server-card',
+      '/problems/rate_limited',
+    ]) {
       expect(robots.isAllowed(`${BASE}${path}`, agent), `${agent} ${path}`).toBe(true);
     }
   });
 
   it('names every discovery document in comments', () => {
-    const comments = text.split('\n').filter((line) => line.startsWith('#')).join('\n');
-    for (const path of ['/.well-known/api-catalog', '/api/v1', '/openapi.json', '/docs', '/llms.txt', '/llms-full.txt', '/mcp', '/.well-known/mcp/server-card.json']) {
+    const comments = text
+      .split('\n')
+      .filter((line) => line.startsWith('#'))
+      .join('\n');
+    for (const path of [
+      '/.well-known/api-catalog',
+      '/api/v1',
+      '/openapi.json',
+      '/docs',
+      '/llms.txt',
+      '/llms-full.txt',
+      '/mcp',
+      '/.well-known/mcp/server-card.json',
+    ]) {
       expect(comments).toContain(`${BASE}${path}\n`);
     }
   });
@@ -47,8 +74,20 @@ describe('buildRobotsTxt', () => {
     expect(custom).toContain('\nContent-Signal: search=yes, ai-input=no, ai-train=no\nContent-Usage: search=y, train-ai=n\n');
   });
 
-  it.each(['GPTBot', 'OAI-SearchBot', 'ChatGPT-User', 'ClaudeBot', 'Claude-User', 'Claude-SearchBot', 'PerplexityBot', 'Perplexity-User',
-    'Google-Extended', 'CCBot', 'Applebot-Extended', 'meta-externalagent'])('names %s, as the contract requires, and allows it everything', (agent) => {
+  it.each([
+    'GPTBot',
+    'OAI-SearchBot',
+    'ChatGPT-User',
+    'ClaudeBot',
+    'Claude-User',
+    'Claude-SearchBot',
+    'PerplexityBot',
+    'Perplexity-User',
+    'Google-Extended',
+    'CCBot',
+    'Applebot-Extended',
+    'meta-externalagent',
+  ])('names %s, as the contract requires, and allows it everything', (agent) => {
     expect(AI_AGENTS).toContain(agent);
     expect(text.split('\n')).toContain(`User-agent: ${agent}`);
     expect(robots.isAllowed(`${BASE}/api/v1/product`, agent)).toBe(true);

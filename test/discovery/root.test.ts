@@ -55,7 +55,8 @@ describe('GET / negotiated (RFC 9110 section 12.5.1)', () => {
     handler = await makeHandler();
   });
   afterAll(closeHandlers);
-  const ask = (accept?: string, init: RequestInit = {}) => handler(get('/', { ...init, headers: { ...(accept ? { accept } : {}), ...(init.headers as object) } }));
+  const ask = (accept?: string, init: RequestInit = {}) =>
+    handler(get('/', { ...init, headers: { ...(accept ? { accept } : {}), ...(init.headers as object) } }));
 
   it.each([undefined, '*/*', 'application/json', 'text/markdown;q=0.5, application/json'])('answers JSON to Accept %j', async (accept) => {
     const answer = await ask(accept);

@@ -10,7 +10,7 @@ describe('the discovery schemas', () => {
     expect(API_CATALOG_TYPE).toBe('application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"');
   });
 
-  it('take the catalog and the card the builders make, and refuse a card past the draft\'s limits', () => {
+  it("take the catalog and the card the builders make, and refuse a card past the draft's limits", () => {
     expect(v.safeParse(ApiCatalog, buildApiCatalog(BASE, sampleFacts(), { docsPage: true })).success).toBe(true);
     const card = buildServerCard(BASE, sampleFacts(), { version: '1.0.0', protocolVersions: ['2026-07-28'] });
     expect(v.parse(ServerCard, card).$schema).toBe(SERVER_CARD_SCHEMA);

@@ -12,7 +12,12 @@ import { BASE, closeHandlers, get, makeHandler, sampleFacts } from '../support/h
 afterAll(closeHandlers);
 
 const fields = (text: string) =>
-  Object.fromEntries(text.split('\n').filter((line) => line && !line.startsWith('#')).map((line) => [line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 2)]));
+  Object.fromEntries(
+    text
+      .split('\n')
+      .filter((line) => line && !line.startsWith('#'))
+      .map((line) => [line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 2)]),
+  );
 
 const YEAR_MS = 365 * 24 * 60 * 60 * 1000;
 
@@ -25,7 +30,11 @@ describe('GET /.well-known/security.txt', () => {
     expect(answer.headers.get('content-type')).toBe('text/plain; charset=utf-8');
     expect(answer.headers.get('cache-control')).toBe('public, max-age=60');
     const found = fields(await answer.text());
-    expect(found).toMatchObject({ Contact: 'mailto:security@example.com', Canonical: `${BASE}/.well-known/security.txt`, 'Preferred-Languages': 'en' });
+    expect(found).toMatchObject({
+      Contact: 'mailto:security@example.com',
+      Canonical: `${BASE}/.well-known/security.txt`,
+      'Preferred-Languages': 'en',
+    });
     // RFC 9116 section 2.5.5: less than a year ahead, in RFC 3339 form.
     expect(found.Expires).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
     const expires = Date.parse(found.Expires!);
@@ -50,15 +59,20 @@ describe('GET /.well-known/security.txt', () => {
     expect((await answer.json()).code).toBe('api_route_not_found');
   });
 
-  it.each(['http://example.com/security', 'security@example.com', 'mailto:', 'ftp://example.com'])('refuses the contact %j, from the environment and as an option', async (contact) => {
-    expect(() => loadConfig({ SECURITY_CONTACT: contact })).toThrow(/SECURITY_CONTACT=.*must/);
-    await expect(makeHandler({ securityContact: contact })).rejects.toThrow(StartupError);
-    await expect(makeHandler({ securityContact: contact })).rejects.toThrow(/securityContact=/);
-  });
+  it.each(['http://example.com/security', 'security@example.com', 'mailto:', 'ftp://example.com'])(
+    'refuses the contact %j, from the environment and as an option',
+    async (contact) => {
+      expect(() => loadConfig({ SECURITY_CONTACT: contact })).toThrow(/SECURITY_CONTACT=.*must/);
+      await expect(makeHandler({ securityContact: contact })).rejects.toThrow(StartupError);
+      await expect(makeHandler({ securityContact: contact })).rejects.toThrow(/securityContact=/);
+    },
+  );
 
   it('takes a mailto: or https: contact from the environment', () => {
     expect(loadConfig({ SECURITY_CONTACT: 'mailto:security@example.com' }).securityContact).toBe('mailto:security@example.com');
-    expect(loadConfig({ SECURITY_CONTACT: 'https://example.com/.well-known/security' }).securityContact).toBe('https://example.com/.well-known/security');
+    expect(loadConfig({ SECURITY_CONTACT: 'https://example.com/.well-known/security' }).securityContact).toBe(
+      'https://example.com/.well-known/security',
+    );
     expect(loadConfig({}).securityContact).toBeUndefined();
   });
 });

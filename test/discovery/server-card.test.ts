@@ -23,7 +23,9 @@ async function cardOf(handle: Handler) {
 /** The protocol revision /mcp answers when asked for `version`, in that version's era. */
 async function served(handle: Handler, version: string): Promise<boolean> {
   const modern = version === MODERN;
-  const { headers, body } = modern ? frame('modern', 'server/discover') : { headers: { 'content-type': 'application/json', accept: 'application/json' }, body: initializeBody(version) };
+  const { headers, body } = modern
+    ? frame('modern', 'server/discover')
+    : { headers: { 'content-type': 'application/json', accept: 'application/json' }, body: initializeBody(version) };
   const answer = await (await handle(get('/mcp', { method: 'POST', headers, body }))).json();
   return modern ? answer.result?.supportedVersions?.includes(version) : answer.result?.protocolVersion === version;
 }

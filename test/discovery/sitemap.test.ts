@@ -12,7 +12,10 @@ afterAll(closeHandlers);
 
 /** The `<url>` entries of a urlset: each `<loc>` and `<lastmod>`, and whether nothing else is in the document. */
 function urlsOf(xml: string) {
-  const urls = [...xml.matchAll(/<url><loc>([^<]+)<\/loc><lastmod>([^<]+)<\/lastmod><\/url>/g)].map(([, loc, lastmod]) => ({ loc: loc!, lastmod: lastmod! }));
+  const urls = [...xml.matchAll(/<url><loc>([^<]+)<\/loc><lastmod>([^<]+)<\/lastmod><\/url>/g)].map(([, loc, lastmod]) => ({
+    loc: loc!,
+    lastmod: lastmod!,
+  }));
   const rest = xml.replace(/<url><loc>[^<]+<\/loc><lastmod>[^<]+<\/lastmod><\/url>/g, '').replace(/\s+/g, '');
   return { urls, rest };
 }
@@ -27,7 +30,9 @@ describe('GET /sitemap.xml', () => {
     const { urls, rest } = urlsOf(await answer.text());
     expect(rest).toBe(`<?xmlversion="1.0"encoding="UTF-8"?><urlsetxmlns="${SITEMAP_NAMESPACE}"></urlset>`);
     expect(urls.map((url) => url.loc)).toEqual(
-      ['/', '/api/v1', '/api/v1/product', '/openapi.json', '/docs', '/llms.txt', '/llms-full.txt', '/mcp/server-card', '/skill.md'].map((path) => `${BASE}${path}`),
+      ['/', '/api/v1', '/api/v1/product', '/openapi.json', '/docs', '/llms.txt', '/llms-full.txt', '/mcp/server-card', '/skill.md'].map(
+        (path) => `${BASE}${path}`,
+      ),
     );
     for (const url of urls) expect(url.lastmod, url.loc).toBe(sampleFacts().product.reviewedOn);
     for (const url of urls) expect((await handler(new Request(url.loc))).status, url.loc).toBe(200);

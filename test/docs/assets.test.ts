@@ -41,7 +41,8 @@ describe('the docs assets', () => {
 
   it('hold the renderer’s files as published', async () => {
     const bodies = await loadDocsAssetBodies();
-    const text = (name: string) => new TextDecoder().decode(bodies.get(DOCS_ASSETS.find((asset) => asset.file.startsWith(`${name}.`))!.path));
+    const text = (name: string) =>
+      new TextDecoder().decode(bodies.get(DOCS_ASSETS.find((asset) => asset.file.startsWith(`${name}.`))!.path));
     expect(text('swagger-ui-bundle')).toBe(await dist('swagger-ui-bundle.js'));
     const css = await dist('swagger-ui.css');
     expect(css).toMatch(/sourceMappingURL/);
@@ -64,7 +65,6 @@ describe('the docs assets', () => {
   it('are loaded once', async () => {
     expect(await loadDocsAssetBodies()).toBe(await loadDocsAssetBodies());
   });
-
 
   it('split into what the page links', () => {
     expect(pageAssets()).toEqual({

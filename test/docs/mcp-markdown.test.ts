@@ -17,7 +17,12 @@ const tools = describeTools(TOOLS, facts);
 const resources = describeResources(BASE, facts, () => new Uint8Array());
 const prompts: McpPromptDoc[] = [
   { name: 'explain_product', title: 'Explain the product', description: 'What the product is for.' },
-  { name: 'plan_safe_start', title: 'Plan a safe start', description: 'Start options and approvals.', arguments: [{ name: 'goal', description: 'What the person wants.', required: false }] },
+  {
+    name: 'plan_safe_start',
+    title: 'Plan a safe start',
+    description: 'Start options and approvals.',
+    arguments: [{ name: 'goal', description: 'What the person wants.', required: false }],
+  },
 ];
 const markdown = mcpMarkdown({ base: BASE, protocolVersions: MCP_PROTOCOL_VERSIONS, tools, resources, prompts });
 
@@ -49,18 +54,30 @@ describe('mcpMarkdown', () => {
   it('lists each tool’s arguments, or says it takes none', () => {
     const section = (name: string) => markdown.slice(markdown.indexOf(`##### \`${name}\``)).split('\n##### ')[0]!;
     expect(section('get_product_overview')).toContain('Arguments: none');
-    expect(section('list_public_resources')).toMatch(/- `kind` \(optional, one of `website`, `docs`.*\): Only return resources of this kind\./);
+    expect(section('list_public_resources')).toMatch(
+      /- `kind` \(optional, one of `website`, `docs`.*\): Only return resources of this kind\./,
+    );
   });
 
   it('lists the resources and the prompts', () => {
-    for (const resource of resources) expect(markdown).toMatch(new RegExp(`\\| ${resource.uri} \\| \`${resource.name}\` \\| ${resource.mimeType} \\|`));
+    for (const resource of resources)
+      expect(markdown).toMatch(new RegExp(`\\| ${resource.uri} \\| \`${resource.name}\` \\| ${resource.mimeType} \\|`));
     expect(markdown).toContain('- `explain_product`: Explain the product. What the product is for. Arguments: none.');
-    expect(markdown).toContain('- `plan_safe_start`: Plan a safe start. Start options and approvals. Arguments: `goal` (optional): What the person wants.');
-    expect(mcpMarkdown({ base: BASE, protocolVersions: MCP_PROTOCOL_VERSIONS, tools, resources, prompts: [] })).toMatch(/#### Prompts\n\nNone\.$/);
+    expect(markdown).toContain(
+      '- `plan_safe_start`: Plan a safe start. Start options and approvals. Arguments: `goal` (optional): What the person wants.',
+    );
+    expect(mcpMarkdown({ base: BASE, protocolVersions: MCP_PROTOCOL_VERSIONS, tools, resources, prompts: [] })).toMatch(
+      /#### Prompts\n\nNone\.$/,
+    );
   });
 
   it('follows the definitions: a new tool', () => {
-    const extra = { ...tools[0]!, name: 'search', title: 'Search', inputSchema: { type: 'object', properties: { query: { type: 'string', minLength: 1, maxLength: 200 } }, required: ['query'] } };
+    const extra = {
+      ...tools[0]!,
+      name: 'search',
+      title: 'Search',
+      inputSchema: { type: 'object', properties: { query: { type: 'string', minLength: 1, maxLength: 200 } }, required: ['query'] },
+    };
     const text = mcpMarkdown({ base: BASE, protocolVersions: MCP_PROTOCOL_VERSIONS, tools: [...tools, extra], resources, prompts });
     expect(text).toContain('- `query` (required, string, 1 to 200 characters)');
     expect(text).toContain(`${tools.length + 1} tools`);

@@ -39,7 +39,11 @@ describe('buildDocsPage', () => {
 });
 
 describe('DOCS_CSP', () => {
-  const directives = Object.fromEntries(DOCS_CSP.split(';').map((part) => part.trim().split(/\s+/)).map(([name, ...values]) => [name, values]));
+  const directives = Object.fromEntries(
+    DOCS_CSP.split(';')
+      .map((part) => part.trim().split(/\s+/))
+      .map(([name, ...values]) => [name, values]),
+  );
 
   it('is the contract’s policy: this origin only, no inline script, no eval, no framing', () => {
     expect(directives).toEqual(CONTRACT_DOCS_CSP);

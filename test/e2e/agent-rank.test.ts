@@ -24,76 +24,126 @@ const mediaType = (response: Response) => response.headers.get('content-type')?.
 
 /** Each criterion, its weight and its check: undefined when it passes, else what is missing. */
 const CRITERIA: [name: string, weight: number, check: Check][] = [
-  ['llms.txt', 17, async (base) => {
-    const response = await fetch(`${base}/llms.txt`);
-    const text = await response.text();
-    return response.status === 200 && /^# \S/.test(text) && /^> \S/m.test(text) ? undefined : `${response.status} ${mediaType(response)}`;
-  }],
-  ['MCP', 20, async (base) => {
-    const card = await (await fetch(`${base}/.well-known/mcp/server-card.json`)).json();
-    const client = new Client({ name: 'agent-rank', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
-    try {
-      await client.connect(new StreamableHTTPClientTransport(new URL(card.remotes[0].url)));
-      const { tools } = await client.listTools();
-      return tools.length > 0 ? undefined : 'no tools';
-    } finally {
-      await client.close();
-    }
-  }],
-  ['OpenAPI', 12, async (base) => {
-    const document = await (await fetch(`${base}/openapi.json`)).json();
-    return /^3\./.test(document.openapi) && Object.keys(document.paths ?? {}).length > 0 ? undefined : 'no OpenAPI 3 document';
-  }],
-  ['Markdown', 10, async (base) => {
-    const response = await fetch(`${base}/`, { headers: { accept: 'text/markdown' } });
-    return mediaType(response) === 'text/markdown' && /^# \S/.test(await response.text()) ? undefined : `${mediaType(response)} at / for text/markdown`;
-  }],
-  ['llms-full.txt', 8, async (base) => {
-    const response = await fetch(`${base}/llms-full.txt`);
-    return response.status === 200 && /^# \S/.test(await response.text()) ? undefined : `${response.status}`;
-  }],
-  ['robots allowing AI', 8, async (base) => {
-    const text = await (await fetch(`${base}/robots.txt`)).text();
-    const robots = robotsParser(`${base}/robots.txt`, text);
-    const refused = AI_CRAWLERS.filter((agent) => !robots.isAllowed(`${base}/`, agent) || !text.includes(`User-agent: ${agent}`));
-    return refused.length === 0 ? undefined : `no group allowing ${refused.join(', ')}`;
-  }],
-  ['Agent Skill', 8, async (base) => {
-    const index = await (await fetch(`${base}/.well-known/agent-skills/index.json`)).json();
-    const entry = index.skills?.[0];
-    const bytes = new Uint8Array(await (await fetch(entry.url)).arrayBuffer());
-    const digest = [...new Uint8Array(await crypto.subtle.digest('SHA-256', bytes))].map((b) => b.toString(16).padStart(2, '0')).join('');
-    const front = parseYaml(/^---\n([\s\S]*?)\n---\n/.exec(new TextDecoder().decode(bytes))?.[1] ?? '');
-    return entry.digest === `sha256:${digest}` && front?.name === entry.name ? undefined : 'index and SKILL.md disagree';
-  }],
-  ['plain text', 5, async (base) => {
-    const response = await fetch(`${base}/`, { headers: { accept: 'text/plain' } });
-    return response.status === 200 && mediaType(response) === 'text/plain' ? undefined : `${mediaType(response)} at / for text/plain`;
-  }],
-  ['sitemap', 5, async (base) => {
-    const robots = robotsParser(`${base}/robots.txt`, await (await fetch(`${base}/robots.txt`)).text());
-    const [sitemap] = robots.getSitemaps();
-    if (!sitemap) return 'no Sitemap in robots.txt';
-    const text = await (await fetch(sitemap)).text();
-    return text.includes('http://www.sitemaps.org/schemas/sitemap/0.9') && text.includes(`<loc>${base}/</loc>`) ? undefined : 'no urlset with the root';
-  }],
-  ['homepage JSON-LD', 4, async (base) => {
-    // A browser opening the host: followed to the page it is sent to, read for a JSON-LD block.
-    const page = await (await fetch(`${base}/`, { headers: { accept: BROWSER_ACCEPT } })).text();
-    const block = /<script type="application\/ld\+json">([^<]*)<\/script>/.exec(page)?.[1];
-    const value = block ? JSON.parse(block) : undefined;
-    return value?.['@context'] === 'https://schema.org' && value['@type'] ? undefined : 'no schema.org JSON-LD on the page a browser gets';
-  }],
-  ['latency', 3, async (base) => {
-    const times: number[] = [];
-    for (let i = 0; i < LATENCY_SAMPLES; i += 1) {
-      const start = performance.now();
-      await (await fetch(`${base}/`)).arrayBuffer();
-      times.push(performance.now() - start);
-    }
-    const median = times.sort((a, b) => a - b)[Math.floor(times.length / 2)]!;
-    return median < LATENCY_BUDGET_MS ? undefined : `median ${median.toFixed(1)} ms`;
-  }],
+  [
+    'llms.txt',
+    17,
+    async (base) => {
+      const response = await fetch(`${base}/llms.txt`);
+      const text = await response.text();
+      return response.status === 200 && /^# \S/.test(text) && /^> \S/m.test(text) ? undefined : `${response.status} ${mediaType(response)}`;
+    },
+  ],
+  [
+    'MCP',
+    20,
+    async (base) => {
+      const card = await (await fetch(`${base}/.well-known/mcp/server-card.json`)).json();
+      const client = new Client({ name: 'agent-rank', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
+      try {
+        await client.connect(new StreamableHTTPClientTransport(new URL(card.remotes[0].url)));
+        const { tools } = await client.listTools();
+        return tools.length > 0 ? undefined : 'no tools';
+      } finally {
+        await client.close();
+      }
+    },
+  ],
+  [
+    'OpenAPI',
+    12,
+    async (base) => {
+      const document = await (await fetch(`${base}/openapi.json`)).json();
+      return /^3\./.test(document.openapi) && Object.keys(document.paths ?? {}).length > 0 ? undefined : 'no OpenAPI 3 document';
+    },
+  ],
+  [
+    'Markdown',
+    10,
+    async (base) => {
+      const response = await fetch(`${base}/`, { headers: { accept: 'text/markdown' } });
+      return mediaType(response) === 'text/markdown' && /^# \S/.test(await response.text())
+        ? undefined
+        : `${mediaType(response)} at / for text/markdown`;
+    },
+  ],
+  [
+    'llms-full.txt',
+    8,
+    async (base) => {
+      const response = await fetch(`${base}/llms-full.txt`);
+      return response.status === 200 && /^# \S/.test(await response.text()) ? undefined : `${response.status}`;
+    },
+  ],
+  [
+    'robots allowing AI',
+    8,
+    async (base) => {
+      const text = await (await fetch(`${base}/robots.txt`)).text();
+      const robots = robotsParser(`${base}/robots.txt`, text);
+      const refused = AI_CRAWLERS.filter((agent) => !robots.isAllowed(`${base}/`, agent) || !text.includes(`User-agent: ${agent}`));
+      return refused.length === 0 ? undefined : `no group allowing ${refused.join(', ')}`;
+    },
+  ],
+  [
+    'Agent Skill',
+    8,
+    async (base) => {
+      const index = await (await fetch(`${base}/.well-known/agent-skills/index.json`)).json();
+      const entry = index.skills?.[0];
+      const bytes = new Uint8Array(await (await fetch(entry.url)).arrayBuffer());
+      const digest = [...new Uint8Array(await crypto.subtle.digest('SHA-256', bytes))].map((b) => b.toString(16).padStart(2, '0')).join('');
+      const front = parseYaml(/^---\n([\s\S]*?)\n---\n/.exec(new TextDecoder().decode(bytes))?.[1] ?? '');
+      return entry.digest === `sha256:${digest}` && front?.name === entry.name ? undefined : 'index and SKILL.md disagree';
+    },
+  ],
+  [
+    'plain text',
+    5,
+    async (base) => {
+      const response = await fetch(`${base}/`, { headers: { accept: 'text/plain' } });
+      return response.status === 200 && mediaType(response) === 'text/plain' ? undefined : `${mediaType(response)} at / for text/plain`;
+    },
+  ],
+  [
+    'sitemap',
+    5,
+    async (base) => {
+      const robots = robotsParser(`${base}/robots.txt`, await (await fetch(`${base}/robots.txt`)).text());
+      const [sitemap] = robots.getSitemaps();
+      if (!sitemap) return 'no Sitemap in robots.txt';
+      const text = await (await fetch(sitemap)).text();
+      return text.includes('http://www.sitemaps.org/schemas/sitemap/0.9') && text.includes(`<loc>${base}/</loc>`)
+        ? undefined
+        : 'no urlset with the root';
+    },
+  ],
+  [
+    'homepage JSON-LD',
+    4,
+    async (base) => {
+      // A browser opening the host: followed to the page it is sent to, read for a JSON-LD block.
+      const page = await (await fetch(`${base}/`, { headers: { accept: BROWSER_ACCEPT } })).text();
+      const block = /<script type="application\/ld\+json">([^<]*)<\/script>/.exec(page)?.[1];
+      const value = block ? JSON.parse(block) : undefined;
+      return value?.['@context'] === 'https://schema.org' && value['@type']
+        ? undefined
+        : 'no schema.org JSON-LD on the page a browser gets';
+    },
+  ],
+  [
+    'latency',
+    3,
+    async (base) => {
+      const times: number[] = [];
+      for (let i = 0; i < LATENCY_SAMPLES; i += 1) {
+        const start = performance.now();
+        await (await fetch(`${base}/`)).arrayBuffer();
+        times.push(performance.now() - start);
+      }
+      const median = times.sort((a, b) => a - b)[Math.floor(times.length / 2)]!;
+      return median < LATENCY_BUDGET_MS ? undefined : `median ${median.toFixed(1)} ms`;
+    },
+  ],
 ];
 
 describe('the Agent Rank weights', () => {

@@ -110,7 +110,10 @@ describe('check FILE', () => {
     const ours = loaded.filter((url) => url.includes('/dist/')).map((url) => url.slice(url.lastIndexOf('/dist/') + 6));
     // The bin runs the start-up bundle: the facts check is a chunk of its own, loaded on `check`.
     expect(ours).toContain('start/cli.js');
-    expect(ours.some((path) => /^start\/facts-\w+\.js$/.test(path)), ours.join(', ')).toBe(true);
+    expect(
+      ours.some((path) => /^start\/facts-\w+\.js$/.test(path)),
+      ours.join(', '),
+    ).toBe(true);
     expect(ours.filter((path) => /^start\/(start|server|redis|verify|otel|sdk|node|bun|deno)[-.]/.test(path))).toEqual([]);
     expect(loaded.filter((url) => /\/node_modules\/(@hono|@modelcontextprotocol|@redis|ajv)\//.test(url))).toEqual([]);
   });

@@ -48,9 +48,14 @@ describe.each(ENTRIES)('%s entry: the docs page in Chromium', (runtime) => {
 
   it('lists every operation of the served OpenAPI document', async () => {
     const shown = await page.page.$$eval('.opblock-summary', (blocks) =>
-      blocks.map((block) => `${block.querySelector('.opblock-summary-method')?.textContent?.toLowerCase()} ${block.querySelector('.opblock-summary-path')?.getAttribute('data-path')}`),
+      blocks.map(
+        (block) =>
+          `${block.querySelector('.opblock-summary-method')?.textContent?.toLowerCase()} ${block.querySelector('.opblock-summary-path')?.getAttribute('data-path')}`,
+      ),
     );
-    const documented = Object.entries<Record<string, unknown>>(openapi.paths).flatMap(([path, operations]) => Object.keys(operations).map((method) => `${method} ${path}`));
+    const documented = Object.entries<Record<string, unknown>>(openapi.paths).flatMap(([path, operations]) =>
+      Object.keys(operations).map((method) => `${method} ${path}`),
+    );
     expect(documented.length).toBeGreaterThan(10);
     expect(new Set(shown)).toEqual(new Set(documented));
   });

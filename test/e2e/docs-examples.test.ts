@@ -121,15 +121,19 @@ describe('the shell examples of README.md and docs/', () => {
     }
   }
 
-  it.each(BLOCKS.map((block) => [`${block.file}: ${commandsOf(block.text)[0]}`, block] as const))('%s', async (_name, block) => {
-    if (!/dist\/|start:node|npm run build/.test(block.text)) return runBlock(block);
-    // A block that builds or runs dist/ holds the build lock throughout, as the other builds do, so that no other
-    // file's build removes dist/ under it; it finds dist/ as `npm ci` leaves it.
-    await withBuildLock(async () => {
-      if (!existsSync(join(ROOT, 'dist/cli.js'))) await execFile('npm', ['run', 'build'], { cwd: ROOT });
-      await runBlock(block);
-    });
-  }, 180_000);
+  it.each(BLOCKS.map((block) => [`${block.file}: ${commandsOf(block.text)[0]}`, block] as const))(
+    '%s',
+    async (_name, block) => {
+      if (!/dist\/|start:node|npm run build/.test(block.text)) return runBlock(block);
+      // A block that builds or runs dist/ holds the build lock throughout, as the other builds do, so that no other
+      // file's build removes dist/ under it; it finds dist/ as `npm ci` leaves it.
+      await withBuildLock(async () => {
+        if (!existsSync(join(ROOT, 'dist/cli.js'))) await execFile('npm', ['run', 'build'], { cwd: ROOT });
+        await runBlock(block);
+      });
+    },
+    180_000,
+  );
 
   const outputOf = (text: string, of = outputs) => {
     const found = [...of].filter(([block]) => block.includes(text));

@@ -29,7 +29,12 @@ const node = (file: string) => [process.execPath, '--import', 'tsx', file];
 const APPS: HostApp[] = [
   { name: 'node:http', file: 'node-app.ts', command: node, imports: ['node:http', 'product-discovery-api'] },
   { name: 'Express', file: 'express-app.ts', command: node, imports: ['express', 'product-discovery-api'] },
-  { name: 'Hono', file: 'hono-app.ts', command: node, imports: ['@hono/node-server', '@hono/node-server/conninfo', 'hono', 'product-discovery-api'] },
+  {
+    name: 'Hono',
+    file: 'hono-app.ts',
+    command: node,
+    imports: ['@hono/node-server', '@hono/node-server/conninfo', 'hono', 'product-discovery-api'],
+  },
   { name: 'Bun', file: 'bun-app.ts', command: (file) => [join(ROOT, 'node_modules/.bin/bun'), file], imports: ['product-discovery-api'] },
   {
     name: 'Deno',
@@ -49,9 +54,9 @@ const HOST_DEPENDENCIES = [
 
 /** Every path the handler serves, and the method to ask it with; the root is each host app's own home page. */
 // The examples set no SECURITY_CONTACT: security.txt is still the handler's path, answered with its 404 problem.
-const SERVED = ROUTES.flatMap((route) => pathsOf(route).map(({ path }) => ({ path, method: route.methods[0]!, status: route.securityContact ? 404 : 200 }))).filter(
-  ({ path }) => path !== '/',
-);
+const SERVED = ROUTES.flatMap((route) =>
+  pathsOf(route).map(({ path }) => ({ path, method: route.methods[0]!, status: route.securityContact ? 404 : 200 })),
+).filter(({ path }) => path !== '/');
 
 /** X-RateLimit-Remaining of GET /api/v1 sent from `localAddress`. */
 function remainingFrom(url: string, localAddress: string): Promise<string | undefined> {
@@ -75,7 +80,10 @@ function freePort(): Promise<number> {
 async function startApp(dir: string, app: HostApp) {
   const port = await freePort();
   const [command, ...args] = app.command(app.file);
-  const child = spawn(command!, args, { cwd: dir, env: { PATH: process.env.PATH, HOME: process.env.HOME, PORT: String(port), NO_COLOR: '1' } });
+  const child = spawn(command!, args, {
+    cwd: dir,
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, PORT: String(port), NO_COLOR: '1' },
+  });
   let output = '';
   child.stdout.on('data', (chunk) => (output += chunk));
   child.stderr.on('data', (chunk) => (output += chunk));
@@ -122,7 +130,10 @@ describe.each(['npm', 'pnpm'] as const)('host apps installed from the tarball wi
 
     it('hands the handler every path of the route table, whatever the query string', async () => {
       for (const { path, method, status } of SERVED) {
-        const init = method === 'POST' ? { method, headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' } : {};
+        const init =
+          method === 'POST'
+            ? { method, headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' }
+            : {};
         const response = await fetch(`${running.url}${path}?from=host`, init);
         expect(response.status, `${method} ${path}`).toBe(status);
         expect(response.headers.get('ratelimit-policy'), `${path} answered by the handler`).toBe('"default";q=120;w=60');
@@ -145,7 +156,9 @@ describe.each(['npm', 'pnpm'] as const)('host apps installed from the tarball wi
       for (const path of ['/api/v2', '/api/v1x', '/api/v1/product/x', '/mcpx', '/problems/nope', '/openapi.jsonx']) {
         const response = await fetch(`${running.url}${path}`);
         expect(response.status, path).toBe(404);
-        expect(response.headers.get('content-type') ?? '', `${path} answered by the host app, not the handler`).not.toContain('problem+json');
+        expect(response.headers.get('content-type') ?? '', `${path} answered by the host app, not the handler`).not.toContain(
+          'problem+json',
+        );
         await response.arrayBuffer();
       }
     });

@@ -43,11 +43,13 @@ const DEFAULT_SIGNAL = 'search=yes, ai-input=yes';
 /** CONTENT_SIGNAL of the second service, written as config normalises it. */
 const CUSTOM_SIGNAL = 'search=yes, ai-input=no, ai-train=no';
 
-
 function cspDirectives(header: string | undefined): Record<string, string[]> {
   expect(header, 'Content-Security-Policy').toBeDefined();
   const directives: Record<string, string[]> = {};
-  for (const directive of header!.split(';').map((part) => part.trim()).filter(Boolean)) {
+  for (const directive of header!
+    .split(';')
+    .map((part) => part.trim())
+    .filter(Boolean)) {
     const [name, ...values] = directive.split(/\s+/);
     expect(directives, `${name} given once`).not.toHaveProperty(name!.toLowerCase());
     directives[name!.toLowerCase()] = values;
@@ -73,7 +75,20 @@ const ROOT_LINKS: Record<string, string> = {
   skill: 'text/markdown',
 };
 /** The contract's AI agents, each with a robots.txt group of its own. */
-const AI_AGENTS = ['GPTBot', 'OAI-SearchBot', 'ChatGPT-User', 'ClaudeBot', 'Claude-User', 'Claude-SearchBot', 'PerplexityBot', 'Perplexity-User', 'Google-Extended', 'CCBot', 'Applebot-Extended', 'meta-externalagent'];
+const AI_AGENTS = [
+  'GPTBot',
+  'OAI-SearchBot',
+  'ChatGPT-User',
+  'ClaudeBot',
+  'Claude-User',
+  'Claude-SearchBot',
+  'PerplexityBot',
+  'Perplexity-User',
+  'Google-Extended',
+  'CCBot',
+  'Applebot-Extended',
+  'meta-externalagent',
+];
 const SECURITY_CONTACT = 'mailto:security@example.com';
 
 const INITIALIZE = JSON.stringify({
@@ -121,7 +136,8 @@ describe.each(ENTRIES)('%s entry: the front door', (runtime) => {
   };
 
   /** An MCP request to `url`: the root and robots.txt link the endpoint, which answers a POST. */
-  const postMcp = (url: string) => get(url, { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' }, 'POST', INITIALIZE);
+  const postMcp = (url: string) =>
+    get(url, { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' }, 'POST', INITIALIZE);
 
   beforeAll(async () => {
     [server, off] = await Promise.all([
@@ -185,7 +201,9 @@ describe.each(ENTRIES)('%s entry: the front door', (runtime) => {
         expect(response.headers['etag']).toMatch(ENTITY_TAG);
         expectEveryResponseHeaders(response, base, QUOTA);
         const fingerprint = /\.([0-9a-f]{12})\.(css|js)$/.exec(url.pathname)![1]!;
-        expect(createHash('sha256').update(response.body).digest('hex').startsWith(fingerprint), `${url.pathname} names its content`).toBe(true);
+        expect(createHash('sha256').update(response.body).digest('hex').startsWith(fingerprint), `${url.pathname} names its content`).toBe(
+          true,
+        );
       }
     });
 
@@ -211,15 +229,18 @@ describe.each(ENTRIES)('%s entry: the front door', (runtime) => {
       }
     });
 
-    it.each(['/docs/', '/docs/x', '/docs/nope.js', '/docs/docs.000000000000.js', '/docs/swagger-ui-bundle.js'])('GET and HEAD %s: the 404 problem, never HTML', async (path) => {
-      const response = await get(`${base}${path}`);
-      expectProblem(response, base, 'api_route_not_found', validate);
-      expect(response.headers['content-security-policy']).toBeUndefined();
-      expectEveryResponseHeaders(response, base, QUOTA);
-      const head = await raw(base, 'HEAD', path);
-      expect(head.status).toBe(404);
-      expectHeadMatchesGet(head, response);
-    });
+    it.each(['/docs/', '/docs/x', '/docs/nope.js', '/docs/docs.000000000000.js', '/docs/swagger-ui-bundle.js'])(
+      'GET and HEAD %s: the 404 problem, never HTML',
+      async (path) => {
+        const response = await get(`${base}${path}`);
+        expectProblem(response, base, 'api_route_not_found', validate);
+        expect(response.headers['content-security-policy']).toBeUndefined();
+        expectEveryResponseHeaders(response, base, QUOTA);
+        const head = await raw(base, 'HEAD', path);
+        expect(head.status).toBe(404);
+        expectHeadMatchesGet(head, response);
+      },
+    );
 
     it('the OpenAPI document has the page and its files as operations', () => {
       expect(Object.keys(document.paths)).toEqual(expect.arrayContaining(['/docs', '/docs/{asset}']));
@@ -252,7 +273,14 @@ describe.each(ENTRIES)('%s entry: the front door', (runtime) => {
 
     it('its Link header (RFC 8288) names the catalog, the OpenAPI document, the docs page and the server card, each answering 200 with the type it names', async () => {
       const links = LinkHeader.parse(root.headers['link']!);
-      expect(links.refs.map((ref) => ref.rel).sort()).toEqual(['alternate', 'api-catalog', 'describedby', 'describedby', 'service-desc', 'service-doc']);
+      expect(links.refs.map((ref) => ref.rel).sort()).toEqual([
+        'alternate',
+        'api-catalog',
+        'describedby',
+        'describedby',
+        'service-desc',
+        'service-doc',
+      ]);
       const uri = (rel: string) => new URL(links.rel(rel)[0]!.uri, `${base}/`).href;
       expect(uri('api-catalog')).toBe(`${base}/.well-known/api-catalog`);
       expect(uri('service-desc')).toBe(`${base}/openapi.json`);
@@ -286,7 +314,20 @@ describe.each(ENTRIES)('%s entry: the front door', (runtime) => {
 
     it.each(['*', 'GPTBot', 'ClaudeBot'])('lets %s fetch the API, /mcp, /docs, llms.txt and the discovery documents', (agent) => {
       const robots = robotsParser(`${base}/robots.txt`, text);
-      for (const path of ['/', '/api/v1', '/api/v1/product', '/api/v1/health', '/openapi.json', '/mcp', '/docs', DOCS_ASSETS[0]!.path, '/llms.txt', '/llms-full.txt', '/.well-known/api-catalog', '/.well-known/mcp/server-card.json']) {
+      for (const path of [
+        '/',
+        '/api/v1',
+        '/api/v1/product',
+        '/api/v1/health',
+        '/openapi.json',
+        '/mcp',
+        '/docs',
+        DOCS_ASSETS[0]!.path,
+        '/llms.txt',
+        '/llms-full.txt',
+        '/.well-known/api-catalog',
+        '/.well-known/mcp/server-card.json',
+      ]) {
         expect(robots.isAllowed(`${base}${path}`, agent), `${agent} ${path}`).toBe(true);
       }
     });
@@ -294,14 +335,17 @@ describe.each(ENTRIES)('%s entry: the front door', (runtime) => {
     it(`carries Content-Signal: ${DEFAULT_SIGNAL} (CONTENT_SIGNAL unset) and Content-Usage: search=y in every group`, () => {
       const groups = text.split('\n').filter((line) => /^user-agent:/i.test(line)).length;
       expect(groups).toBeGreaterThan(AI_AGENTS.length);
-      expect(text.split('\n').filter((line) => /^content-signal:/i.test(line))).toEqual(Array(groups).fill(`Content-Signal: ${DEFAULT_SIGNAL}`));
+      expect(text.split('\n').filter((line) => /^content-signal:/i.test(line))).toEqual(
+        Array(groups).fill(`Content-Signal: ${DEFAULT_SIGNAL}`),
+      );
       expect(text.split('\n').filter((line) => /^content-usage:/i.test(line))).toEqual(Array(groups).fill('Content-Usage: search=y'));
     });
 
     it.each(AI_AGENTS)('names %s in a group of its own, allowed everything', (agent) => {
       expect(text.split('\n')).toContain(`User-agent: ${agent}`);
       const robots = robotsParser(`${base}/robots.txt`, text);
-      for (const path of ['/', '/api/v1/product', '/skill.md', '/sitemap.xml']) expect(robots.isAllowed(`${base}${path}`, agent), `${agent} ${path}`).toBe(true);
+      for (const path of ['/', '/api/v1/product', '/skill.md', '/sitemap.xml'])
+        expect(robots.isAllowed(`${base}${path}`, agent), `${agent} ${path}`).toBe(true);
     });
 
     it('names the sitemap, which answers', async () => {
@@ -312,7 +356,15 @@ describe.each(ENTRIES)('%s entry: the front door', (runtime) => {
 
     it('every document its comments name is on this service and answers', async () => {
       const named = [...text.matchAll(/^#.*?(https?:\/\/\S+)$/gm)].map((match) => match[1]!);
-      expect(named).toEqual(expect.arrayContaining([`${base}/.well-known/api-catalog`, `${base}/openapi.json`, `${base}/docs`, `${base}/llms.txt`, `${base}/mcp`]));
+      expect(named).toEqual(
+        expect.arrayContaining([
+          `${base}/.well-known/api-catalog`,
+          `${base}/openapi.json`,
+          `${base}/docs`,
+          `${base}/llms.txt`,
+          `${base}/mcp`,
+        ]),
+      );
       for (const url of named) {
         expect(new URL(url).origin).toBe(base);
         const response = new URL(url).pathname === '/mcp' ? await postMcp(url) : await get(url);
@@ -378,7 +430,9 @@ describe.each(ENTRIES)('%s entry: the front door', (runtime) => {
     it('each representation has its own ETag, answers If-None-Match with a 304 that varies by Accept, and HEAD as GET', async () => {
       const accepts = { json: 'application/json', markdown: 'text/markdown', plain: 'text/plain' };
       const answers = Object.fromEntries(
-        await Promise.all(Object.entries(accepts).map(async ([name, accept]) => [name, await get(`${base}/api/v1/product`, { Accept: accept })] as const)),
+        await Promise.all(
+          Object.entries(accepts).map(async ([name, accept]) => [name, await get(`${base}/api/v1/product`, { Accept: accept })] as const),
+        ),
       );
       expect(answers.plain!.text(), 'text/plain carries the same Markdown').toBe(answers.markdown!.text());
       expect(answers.plain!.headers['content-type']).toBe('text/plain; charset=utf-8');
@@ -453,14 +507,22 @@ describe.each(ENTRIES)('%s entry: the front door', (runtime) => {
       expect(head.status).toBe(404);
       expectHeadMatchesGet(head, get404);
       expectProblem(await get(offUrl('/docs'), { 'Content-Type': 'application/json' }, 'POST'), offBase, 'api_route_not_found', validate);
-      const preflight = await get(offUrl('/docs'), { Origin: 'https://app.example.org', 'Access-Control-Request-Method': 'GET' }, 'OPTIONS');
+      const preflight = await get(
+        offUrl('/docs'),
+        { Origin: 'https://app.example.org', 'Access-Control-Request-Method': 'GET' },
+        'OPTIONS',
+      );
       expectProblem(preflight, offBase, 'api_route_not_found', validate);
     });
 
     it('no link to /docs remains in /, its Link header, /api/v1, the catalog, llms.txt, llms-full.txt or robots.txt', async () => {
       const root = await get(offUrl('/'));
       expect(root.json().links).not.toHaveProperty('docs');
-      expect(Object.keys(root.json().links).sort()).toEqual(Object.keys(ROOT_LINKS).filter((name) => name !== 'docs').sort());
+      expect(Object.keys(root.json().links).sort()).toEqual(
+        Object.keys(ROOT_LINKS)
+          .filter((name) => name !== 'docs')
+          .sort(),
+      );
       const links = LinkHeader.parse(root.headers['link']!);
       expect(links.rel('service-doc')).toEqual([]);
       expect(links.refs.filter((ref) => new URL(ref.uri, offBase).pathname.startsWith('/docs'))).toEqual([]);
@@ -492,17 +554,23 @@ describe.each(ENTRIES)('%s entry: the front door', (runtime) => {
       expect(LinkHeader.parse(root.headers['link']!).rel('service-doc')).toHaveLength(1);
       expect((await get(`${base}/api/v1`)).json().links.docs).toBe(`${base}/docs`);
       expect((await get(`${base}/.well-known/api-catalog`)).json().linkset[0]['service-doc'][0].href).toBe(`${base}/docs`);
-      for (const path of ['/llms.txt', '/llms-full.txt', '/robots.txt']) expect((await get(`${base}${path}`)).text(), path).toContain(`${base}/docs`);
+      for (const path of ['/llms.txt', '/llms-full.txt', '/robots.txt'])
+        expect((await get(`${base}${path}`)).text(), path).toContain(`${base}/docs`);
     });
 
     it(`robots.txt carries Content-Signal: ${CUSTOM_SIGNAL} (CONTENT_SIGNAL) and still lets every crawler fetch the API`, async () => {
       const text = (await get(offUrl('/robots.txt'))).text();
-      expect(new Set(text.split('\n').filter((line) => /^content-signal:/i.test(line)))).toEqual(new Set([`Content-Signal: ${CUSTOM_SIGNAL}`]));
-      expect(new Set(text.split('\n').filter((line) => /^content-usage:/i.test(line)))).toEqual(new Set(['Content-Usage: search=y, train-ai=n']));
+      expect(new Set(text.split('\n').filter((line) => /^content-signal:/i.test(line)))).toEqual(
+        new Set([`Content-Signal: ${CUSTOM_SIGNAL}`]),
+      );
+      expect(new Set(text.split('\n').filter((line) => /^content-usage:/i.test(line)))).toEqual(
+        new Set(['Content-Usage: search=y, train-ai=n']),
+      );
       expect((await get(offUrl('/llms.txt'))).headers['content-usage']).toBe('search=y, train-ai=n');
       const robots = robotsParser(offUrl('/robots.txt'), text);
       for (const agent of ['*', 'GPTBot', 'ClaudeBot']) {
-        for (const path of ['/api/v1', '/api/v1/product', '/mcp', '/llms.txt']) expect(robots.isAllowed(offUrl(path), agent), `${agent} ${path}`).toBe(true);
+        for (const path of ['/api/v1', '/api/v1/product', '/mcp', '/llms.txt'])
+          expect(robots.isAllowed(offUrl(path), agent), `${agent} ${path}`).toBe(true);
       }
     });
   });
@@ -545,9 +613,16 @@ describe.each(ENTRIES)('%s entry: the front door', (runtime) => {
       const ld = await get(`${base}/api/v1/product`, { Accept: 'application/ld+json' });
       expect(ld.status).toBe(200);
       expect(ld.headers['content-type']).toBe('application/ld+json; charset=utf-8');
-      expect(ld.json()).toMatchObject({ '@context': 'https://schema.org', '@type': 'SoftwareApplication', name: FACTS.product.name, dateModified: FACTS.product.reviewedOn });
+      expect(ld.json()).toMatchObject({
+        '@context': 'https://schema.org',
+        '@type': 'SoftwareApplication',
+        name: FACTS.product.name,
+        dateModified: FACTS.product.reviewedOn,
+      });
       expect(ld.headers['etag']).not.toBe((await get(`${base}/api/v1/product`)).headers['etag']);
-      expect((await raw(base, 'GET', '/api/v1/product', { Accept: 'application/ld+json', 'If-None-Match': ld.headers['etag']! })).status).toBe(304);
+      expect(
+        (await raw(base, 'GET', '/api/v1/product', { Accept: 'application/ld+json', 'If-None-Match': ld.headers['etag']! })).status,
+      ).toBe(304);
     });
 
     it('the Agent Skill: the same bytes at /skill.md and its well-known path, YAML front matter, digest in the index', async () => {

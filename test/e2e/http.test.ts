@@ -108,7 +108,10 @@ const RESOURCES: Resource[] = [
     mediaTypes: ['application/linkset+json'],
     check(body, base, headers) {
       expect(headers['content-type']).toBe('application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"');
-      expect(parseLinks(headers['link'])).toContainEqual({ uri: `${base}/.well-known/api-catalog`, params: { rel: 'api-catalog', type: 'application/linkset+json' } });
+      expect(parseLinks(headers['link'])).toContainEqual({
+        uri: `${base}/.well-known/api-catalog`,
+        params: { rel: 'api-catalog', type: 'application/linkset+json' },
+      });
       expect(body.linkset[0].anchor).toBe(`${base}/api/v1`);
       expect(body.linkset[0]['service-desc']).toEqual([{ href: `${base}/openapi.json`, type: 'application/json' }]);
     },
@@ -130,7 +133,9 @@ const RESOURCES: Resource[] = [
     cacheControl: 'public, max-age=60',
     mediaTypes: ['application/mcp-server-card+json'],
     check(body, base) {
-      expect(body.remotes).toEqual([{ type: 'streamable-http', url: `${base}/mcp`, supportedProtocolVersions: expect.arrayContaining(['2026-07-28']) }]);
+      expect(body.remotes).toEqual([
+        { type: 'streamable-http', url: `${base}/mcp`, supportedProtocolVersions: expect.arrayContaining(['2026-07-28']) },
+      ]);
     },
   },
   {
@@ -139,7 +144,9 @@ const RESOURCES: Resource[] = [
     cacheControl: 'public, max-age=60',
     mediaTypes: JSON_TYPES,
     check(body, base) {
-      expect(Object.values(body.links)).toEqual(expect.arrayContaining([`${base}/api/v1`, `${base}/docs`, `${base}/openapi.json`, `${base}/mcp`]));
+      expect(Object.values(body.links)).toEqual(
+        expect.arrayContaining([`${base}/api/v1`, `${base}/docs`, `${base}/openapi.json`, `${base}/mcp`]),
+      );
     },
   },
   {
@@ -170,7 +177,9 @@ const RESOURCES: Resource[] = [
     cacheControl: 'public, max-age=60',
     mediaTypes: ['application/mcp-server-card+json'],
     check(body, base) {
-      expect(body.remotes).toEqual([{ type: 'streamable-http', url: `${base}/mcp`, supportedProtocolVersions: expect.arrayContaining(['2026-07-28']) }]);
+      expect(body.remotes).toEqual([
+        { type: 'streamable-http', url: `${base}/mcp`, supportedProtocolVersions: expect.arrayContaining(['2026-07-28']) },
+      ]);
     },
   },
   {
@@ -219,7 +228,9 @@ const RESOURCES: Resource[] = [
     cacheControl: 'public, max-age=60',
     mediaTypes: JSON_TYPES,
     check(body, base) {
-      expect(body.skills).toEqual([expect.objectContaining({ name: 'product-discovery', url: `${base}/.well-known/agent-skills/product-discovery/SKILL.md` })]);
+      expect(body.skills).toEqual([
+        expect.objectContaining({ name: 'product-discovery', url: `${base}/.well-known/agent-skills/product-discovery/SKILL.md` }),
+      ]);
     },
   },
   // The page's files: fingerprinted names, so they may be kept for a year and never revalidated.
@@ -401,17 +412,28 @@ describe.each(ENTRIES)('%s entry: HTTP contract', (runtime) => {
   });
 
   describe('unknown paths', () => {
-    it.each(['/api', '/api/', '/api/v2', '/api/v1/nope', '/api/v1/products', '/openapi.yaml', '/problems/nope', '/mcp/x', '/index.html', '/docs/', '/docs/x', '/docs/nope.js', '//'])(
-      'GET %s is the 404 api_route_not_found problem pointing at the OpenAPI document',
-      async (path) => {
-        const response = await send(url(path));
-        const body = expectProblem(response, base, 'api_route_not_found', validate);
-        expect(body.detail).toMatch(/not part of the public contract/i);
-        expect(body.resolution).toContain(`${base}/openapi.json`);
-        expectEveryResponseHeaders(response, base, QUOTA);
-        expect(response.text()).not.toMatch(/<html|<body/i);
-      },
-    );
+    it.each([
+      '/api',
+      '/api/',
+      '/api/v2',
+      '/api/v1/nope',
+      '/api/v1/products',
+      '/openapi.yaml',
+      '/problems/nope',
+      '/mcp/x',
+      '/index.html',
+      '/docs/',
+      '/docs/x',
+      '/docs/nope.js',
+      '//',
+    ])('GET %s is the 404 api_route_not_found problem pointing at the OpenAPI document', async (path) => {
+      const response = await send(url(path));
+      const body = expectProblem(response, base, 'api_route_not_found', validate);
+      expect(body.detail).toMatch(/not part of the public contract/i);
+      expect(body.resolution).toContain(`${base}/openapi.json`);
+      expectEveryResponseHeaders(response, base, QUOTA);
+      expect(response.text()).not.toMatch(/<html|<body/i);
+    });
 
     // The contract serves exactly the paths of its surface table: a trailing slash makes another path.
     it.each(['/api/v1/', '/api/v1/product/', '/openapi.json/', '/api/v1/health//'])(
@@ -459,25 +481,22 @@ describe.each(ENTRIES)('%s entry: HTTP contract', (runtime) => {
   });
 
   describe('CORS preflight', () => {
-    it.each(PREFLIGHTS)(
-      'OPTIONS %s answers 204 with Allow and the preflight headers, never credentials',
-      async (path, allowed) => {
-        const response = await sendRaw(base, 'OPTIONS', path, {
-          Origin: 'https://app.example.org',
-          'Access-Control-Request-Method': 'GET',
-          'Access-Control-Request-Headers': 'if-none-match',
-        });
-        expect(response.status).toBe(204);
-        expect(response.body.byteLength).toBe(0);
-        // RFC 9110 section 8.6: a server must not send Content-Length in a 204.
-        expect(response.headers['content-length'], 'no Content-Length on a 204').toBeUndefined();
-        expect(tokens(response.headers['allow'], 'upper').sort()).toEqual(allowed.split(', ').sort());
-        expect(tokens(response.headers['access-control-allow-methods'], 'upper')).toEqual(expect.arrayContaining(['GET', 'HEAD']));
-        const allowHeaders = response.headers['access-control-allow-headers'];
-        if (allowHeaders !== undefined && allowHeaders !== '*') expect(tokens(allowHeaders)).toContain('if-none-match');
-        expectEveryResponseHeaders(response, base, QUOTA);
-      },
-    );
+    it.each(PREFLIGHTS)('OPTIONS %s answers 204 with Allow and the preflight headers, never credentials', async (path, allowed) => {
+      const response = await sendRaw(base, 'OPTIONS', path, {
+        Origin: 'https://app.example.org',
+        'Access-Control-Request-Method': 'GET',
+        'Access-Control-Request-Headers': 'if-none-match',
+      });
+      expect(response.status).toBe(204);
+      expect(response.body.byteLength).toBe(0);
+      // RFC 9110 section 8.6: a server must not send Content-Length in a 204.
+      expect(response.headers['content-length'], 'no Content-Length on a 204').toBeUndefined();
+      expect(tokens(response.headers['allow'], 'upper').sort()).toEqual(allowed.split(', ').sort());
+      expect(tokens(response.headers['access-control-allow-methods'], 'upper')).toEqual(expect.arrayContaining(['GET', 'HEAD']));
+      const allowHeaders = response.headers['access-control-allow-headers'];
+      if (allowHeaders !== undefined && allowHeaders !== '*') expect(tokens(allowHeaders)).toContain('if-none-match');
+      expectEveryResponseHeaders(response, base, QUOTA);
+    });
 
     it('OPTIONS /mcp from the service origin answers 204 allowing POST', async () => {
       const response = await sendRaw(base, 'OPTIONS', '/mcp', {
@@ -508,7 +527,10 @@ describe.each(ENTRIES)('%s entry: HTTP contract', (runtime) => {
     });
 
     it('OPTIONS on an unknown path is the 404 problem', async () => {
-      const response = await send(url('/nope'), { method: 'OPTIONS', headers: { Origin: 'https://app.example.org', 'Access-Control-Request-Method': 'GET' } });
+      const response = await send(url('/nope'), {
+        method: 'OPTIONS',
+        headers: { Origin: 'https://app.example.org', 'Access-Control-Request-Method': 'GET' },
+      });
       expectProblem(response, base, 'api_route_not_found', validate);
       expectEveryResponseHeaders(response, base, QUOTA);
     });
@@ -539,8 +561,15 @@ describe.each(ENTRIES)('%s entry: HTTP contract', (runtime) => {
         await send(url('/api/v1'), { headers: { 'If-None-Match': first.headers['etag']! } }),
         await send(url('/nope')),
         await send(url('/api/v1'), { method: 'DELETE' }),
-        await send(url('/api/v1'), { method: 'OPTIONS', headers: { Origin: 'https://app.example.org', 'Access-Control-Request-Method': 'GET' } }),
-        await send(url('/mcp'), { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"method":"ping"}' }),
+        await send(url('/api/v1'), {
+          method: 'OPTIONS',
+          headers: { Origin: 'https://app.example.org', 'Access-Control-Request-Method': 'GET' },
+        }),
+        await send(url('/mcp'), {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: '{"jsonrpc":"2.0","id":1,"method":"ping"}',
+        }),
         await send(url('/api/v1/health')),
       ];
     });
@@ -655,7 +684,10 @@ describe.each(ENTRIES)('%s entry: HTTP contract', (runtime) => {
       const [exhausted, other] = await inOneWindow(async () => {
         const headers = { 'X-Forwarded-For': nextClient() };
         for (let i = 0; i < SMALL; i++) await send(`${smallBase}/api/v1`, { headers });
-        return [await send(`${smallBase}/api/v1`, { headers }), await send(`${smallBase}/api/v1`, { headers: { 'X-Forwarded-For': nextClient() } })];
+        return [
+          await send(`${smallBase}/api/v1`, { headers }),
+          await send(`${smallBase}/api/v1`, { headers: { 'X-Forwarded-For': nextClient() } }),
+        ];
       });
       expect(exhausted!.status).toBe(429);
       expect(other!.status).toBe(200);
@@ -671,7 +703,8 @@ describe.each(ENTRIES)('%s entry: HTTP contract', (runtime) => {
     const depBase = 'https://api.example.test';
     const DEPRECATED_AT = Date.UTC(2026, 0, 1);
     const SUNSET_AT = Date.UTC(2026, 11, 31);
-    const IMF_FIXDATE = /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} GMT$/;
+    const IMF_FIXDATE =
+      /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} GMT$/;
 
     beforeAll(async () => {
       deprecated = await startEntry(runtime, {
@@ -736,7 +769,12 @@ describe.each(ENTRIES)('%s entry: HTTP contract', (runtime) => {
       ['GET', '/mcp'],
       ['OPTIONS', '/openapi.json'],
     ])('%s %s (not under /api/v1) carries no Deprecation, Sunset or successor link', async (method, path) => {
-      const response = await sendRaw(depUrl, method, path, method === 'OPTIONS' ? { Origin: 'https://app.example.org', 'Access-Control-Request-Method': 'GET' } : {});
+      const response = await sendRaw(
+        depUrl,
+        method,
+        path,
+        method === 'OPTIONS' ? { Origin: 'https://app.example.org', 'Access-Control-Request-Method': 'GET' } : {},
+      );
       expectEveryResponseHeaders(response, depBase, QUOTA);
       expect(response.headers['deprecation']).toBeUndefined();
       expect(response.headers['sunset']).toBeUndefined();
@@ -785,8 +823,7 @@ describe.each(ENTRIES)('%s entry: HTTP contract', (runtime) => {
     });
 
     it('the MCP origin allowed by default is the origin of {base}, not the listening address', async () => {
-      const preflight = (origin: string) =>
-        sendRaw(depUrl, 'OPTIONS', '/mcp', { Origin: origin, 'Access-Control-Request-Method': 'POST' });
+      const preflight = (origin: string) => sendRaw(depUrl, 'OPTIONS', '/mcp', { Origin: origin, 'Access-Control-Request-Method': 'POST' });
       expect((await preflight(depBase)).status).toBe(204);
       const refused = await preflight(new URL(depUrl).origin);
       expect(refused.status).toBe(403);

@@ -16,7 +16,8 @@ import { eventually, startOtlpReceiver } from '../support/otlp.ts';
 
 const GPTBOT = 'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)';
 const SCOPE = 'product-discovery-api';
-const randomHex = (bytes: number) => [...crypto.getRandomValues(new Uint8Array(bytes))].map((byte) => byte.toString(16).padStart(2, '0')).join('');
+const randomHex = (bytes: number) =>
+  [...crypto.getRandomValues(new Uint8Array(bytes))].map((byte) => byte.toString(16).padStart(2, '0')).join('');
 
 const RUNS = [
   { runtime: 'node', env: { OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf' }, contentType: 'application/x-protobuf' },
@@ -44,13 +45,16 @@ describe.each(RUNS)('OpenTelemetry on $runtime', ({ runtime, env, contentType })
     await receiver?.close();
   });
 
-  it('continues the caller\'s trace: the request\'s span with its route, status and agent class, no client address', async () => {
+  it("continues the caller's trace: the request's span with its route, status and agent class, no client address", async () => {
     const traceId = randomHex(16);
     const response = await fetch(`${server.url}/api/v1/product?lang=en`, {
       headers: { traceparent: `00-${traceId}-${randomHex(8)}-01`, 'user-agent': GPTBOT },
     });
     expect(response.status).toBe(200);
-    const span = await eventually(() => receiver.spans.find((span) => span.traceId === traceId && span.name === 'GET /api/v1/product'), 'the product span');
+    const span = await eventually(
+      () => receiver.spans.find((span) => span.traceId === traceId && span.name === 'GET /api/v1/product'),
+      'the product span',
+    );
     expect(span.attributes).toMatchObject({
       'http.request.method': 'GET',
       'http.route': '/api/v1/product',
@@ -67,11 +71,25 @@ describe.each(RUNS)('OpenTelemetry on $runtime', ({ runtime, env, contentType })
   it('gives an MCP tools/call its MCP span, and the store call a child span', async () => {
     const traceId = randomHex(16);
     const { headers, body } = frame('modern', 'tools/call', { name: 'get_product_overview', arguments: {} });
-    const response = await fetch(`${server.url}/mcp`, { method: 'POST', headers: { ...headers, traceparent: `00-${traceId}-${randomHex(8)}-01` }, body });
+    const response = await fetch(`${server.url}/mcp`, {
+      method: 'POST',
+      headers: { ...headers, traceparent: `00-${traceId}-${randomHex(8)}-01` },
+      body,
+    });
     expect(response.status).toBe(200);
-    const request = await eventually(() => receiver.spans.find((span) => span.traceId === traceId && span.name === 'POST /mcp'), 'the /mcp span');
-    const message = await eventually(() => receiver.spans.find((span) => span.traceId === traceId && span.name === 'tools/call get_product_overview'), 'the MCP span');
-    expect(message.attributes).toMatchObject({ 'mcp.method.name': 'tools/call', 'gen_ai.tool.name': 'get_product_overview', 'mcp.protocol.version': '2026-07-28' });
+    const request = await eventually(
+      () => receiver.spans.find((span) => span.traceId === traceId && span.name === 'POST /mcp'),
+      'the /mcp span',
+    );
+    const message = await eventually(
+      () => receiver.spans.find((span) => span.traceId === traceId && span.name === 'tools/call get_product_overview'),
+      'the MCP span',
+    );
+    expect(message.attributes).toMatchObject({
+      'mcp.method.name': 'tools/call',
+      'gen_ai.tool.name': 'get_product_overview',
+      'mcp.protocol.version': '2026-07-28',
+    });
     expect(message.parentSpanId).toBe(request.spanId);
     const store = receiver.spans.find((span) => span.traceId === traceId && span.attributes['db.system.name'] === 'memory');
     expect(store?.parentSpanId).toBe(request.spanId);
@@ -79,11 +97,17 @@ describe.each(RUNS)('OpenTelemetry on $runtime', ({ runtime, env, contentType })
 
   it('sends the duration histogram and the refusal counter', async () => {
     for (let i = 0; i < 6; i++) await fetch(`${server.url}/api/v1`);
-    await eventually(() => receiver.points.find((point) => point.metric === 'ratelimit.refusals' && point.attributes['ratelimit.policy'] === 'default'), 'a refusal');
+    await eventually(
+      () => receiver.points.find((point) => point.metric === 'ratelimit.refusals' && point.attributes['ratelimit.policy'] === 'default'),
+      'a refusal',
+    );
     const durations = await eventually(
       () =>
         receiver.points.find(
-          (point) => point.scope === SCOPE && point.metric === 'http.server.request.duration' && point.attributes['http.response.status_code'] === 429,
+          (point) =>
+            point.scope === SCOPE &&
+            point.metric === 'http.server.request.duration' &&
+            point.attributes['http.response.status_code'] === 429,
         ),
       'the 429s in the duration histogram',
     );
@@ -103,7 +127,8 @@ describe('Prometheus on METRICS_PORT', () => {
   afterAll(() => server?.stop());
 
   const scrape = async () => parsePrometheusTextFormat(await (await fetch(metricsUrl)).text());
-  const seriesCount = (families: ReturnType<typeof parsePrometheusTextFormat>) => families.reduce((sum, family) => sum + family.metrics.length, 0);
+  const seriesCount = (families: ReturnType<typeof parsePrometheusTextFormat>) =>
+    families.reduce((sum, family) => sum + family.metrics.length, 0);
 
   it('serves Prometheus text on its own listener, never on the public port', async () => {
     await fetch(`${server.url}/api/v1/product`);
@@ -120,7 +145,9 @@ describe('Prometheus on METRICS_PORT', () => {
     await fetch(`${server.url}/nope`, { headers: { 'user-agent': 'seed/1' } });
     const before = seriesCount(await scrape());
     await Promise.all(
-      Array.from({ length: 1000 }, (_, i) => fetch(`${server.url}/${randomHex(6)}/${i}`, { headers: { 'user-agent': `random-${randomHex(8)}/1.0` } })),
+      Array.from({ length: 1000 }, (_, i) =>
+        fetch(`${server.url}/${randomHex(6)}/${i}`, { headers: { 'user-agent': `random-${randomHex(8)}/1.0` } }),
+      ),
     );
     expect(seriesCount(await scrape())).toBe(before);
   });

@@ -78,7 +78,13 @@ describe.each(RUNTIMES)('%s entry in production', (runtime) => {
 
   beforeAll(async () => {
     writeFileSync(factsFile, JSON.stringify(sample));
-    server = await startEntry(runtime, { RATE_LIMIT_QUOTA: String(QUOTA), RATE_LIMIT_WINDOW_SECONDS: '3600', TRUST_PROXY_HOPS: '1', ACCESS_LOG: 'json', FACTS_FILE: factsFile });
+    server = await startEntry(runtime, {
+      RATE_LIMIT_QUOTA: String(QUOTA),
+      RATE_LIMIT_WINDOW_SECONDS: '3600',
+      TRUST_PROXY_HOPS: '1',
+      ACCESS_LOG: 'json',
+      FACTS_FILE: factsFile,
+    });
     base = server.url;
   });
   afterAll(async () => {
@@ -88,7 +94,9 @@ describe.each(RUNTIMES)('%s entry in production', (runtime) => {
   it('answers health 500 times from one address with a quota of 5, while the other routes hit 429', async () => {
     const from = freshAddress();
     for (let i = 0; i < 500; i += 10) {
-      const answers = await Promise.all(Array.from({ length: 10 }, (_, j) => get(base, '/api/v1/health', from, (i + j) % 2 ? 'HEAD' : 'GET')));
+      const answers = await Promise.all(
+        Array.from({ length: 10 }, (_, j) => get(base, '/api/v1/health', from, (i + j) % 2 ? 'HEAD' : 'GET')),
+      );
       for (const answer of answers) {
         expect(answer.status).toBe(200);
         expect(answer.headers.get('x-ratelimit-remaining')).toBe(String(QUOTA));
@@ -108,9 +116,13 @@ describe.each(RUNTIMES)('%s entry in production', (runtime) => {
       for (const address of addresses) seen.push((await get(base, '/api/v1', address)).status);
       return seen;
     };
-    expect(await statuses(['2001:db8:1:1::1', '2001:db8:1:1::1', '2001:db8:1:ff::2', '2001:db8:1:ff::2', '2001:db8:1:1::1', '2001:db8:1:ff::2'])).toEqual([200, 200, 200, 200, 200, 429]);
+    expect(
+      await statuses(['2001:db8:1:1::1', '2001:db8:1:1::1', '2001:db8:1:ff::2', '2001:db8:1:ff::2', '2001:db8:1:1::1', '2001:db8:1:ff::2']),
+    ).toEqual([200, 200, 200, 200, 200, 429]);
     expect(await statuses(['2001:db8:2::1'])).toEqual([200]);
-    expect(await statuses(['::ffff:192.0.2.1', '192.0.2.1', '::ffff:192.0.2.1', '192.0.2.1', '192.0.2.1', '::ffff:192.0.2.1'])).toEqual([200, 200, 200, 200, 200, 429]);
+    expect(await statuses(['::ffff:192.0.2.1', '192.0.2.1', '::ffff:192.0.2.1', '192.0.2.1', '192.0.2.1', '::ffff:192.0.2.1'])).toEqual([
+      200, 200, 200, 200, 200, 429,
+    ]);
     const lines = logLines(server).filter((line) => line.event === 'request' && line.path === '/api/v1');
     expect(lines.map((line) => line.client)).toEqual(expect.arrayContaining(['2001:db8:1::/56', '2001:db8:2::/56', '192.0.2.1']));
   });
@@ -121,7 +133,14 @@ describe.each(RUNTIMES)('%s entry in production', (runtime) => {
     expect(answer.status).toBe(200);
     expect(await eventually(async () => logLines(server, before).some((line) => line.event === 'request'))).toBe(true);
     const [line] = logLines(server, before).filter((entry) => entry.event === 'request');
-    expect(line).toMatchObject({ level: 'info', method: 'GET', path: '/api/v1/product', status: 200, requestId: expect.any(String), durationMs: expect.any(Number) });
+    expect(line).toMatchObject({
+      level: 'info',
+      method: 'GET',
+      path: '/api/v1/product',
+      status: 200,
+      requestId: expect.any(String),
+      durationMs: expect.any(Number),
+    });
     expect(Date.parse(line!.time)).toBeGreaterThan(Date.now() - 60_000);
   });
 
@@ -135,7 +154,10 @@ describe.each(RUNTIMES)('%s entry in production', (runtime) => {
 
   it('reloads the facts on SIGHUP: a valid file switches REST, MCP and ETags together, a refused one changes nothing', async () => {
     const etags = async () => {
-      const [product, problem] = await Promise.all([get(base, '/api/v1/product', freshAddress()), get(base, '/problems/rate_limited', freshAddress())]);
+      const [product, problem] = await Promise.all([
+        get(base, '/api/v1/product', freshAddress()),
+        get(base, '/problems/rate_limited', freshAddress()),
+      ]);
       return { product: product.headers.get('etag'), name: (await product.json()).product.name, problem: problem.headers.get('etag') };
     };
     const mcpName = async () => {
@@ -183,7 +205,9 @@ describe.each(RUNTIMES)('%s entry in production', (runtime) => {
     for (const answer of seen) {
       expect(answer.status).toBe(200);
       // The ETag names exactly the facts served with it.
-      expect([answer.etag, answer.name]).toEqual(answer.name === 'Renamed Galleries' ? [second.product, answer.name] : [first.product, sample.product.name]);
+      expect([answer.etag, answer.name]).toEqual(
+        answer.name === 'Renamed Galleries' ? [second.product, answer.name] : [first.product, sample.product.name],
+      );
     }
   });
 });

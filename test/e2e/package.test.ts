@@ -40,19 +40,32 @@ describe('the packed tarball', () => {
   it('holds the compiled package and nothing of the repository', () => {
     expect(packed).toEqual(
       expect.arrayContaining([
-        'package.json', 'README.md', 'LICENSE', 'CHANGELOG.md', 'bin/product-discovery.js', 'dist/index.js', 'dist/index.d.ts', 'dist/cli.js',
+        'package.json',
+        'README.md',
+        'LICENSE',
+        'CHANGELOG.md',
+        'bin/product-discovery.js',
+        'dist/index.js',
+        'dist/index.d.ts',
+        'dist/cli.js',
         'dist/schemas/facts.json',
-        'dist/verify/index.js', 'dist/verify/index.d.ts',
+        'dist/verify/index.js',
+        'dist/verify/index.d.ts',
       ]),
     );
-    expect(packed.filter((path) => !/^(bin\/product-discovery\.js$|dist\/|package\.json$|README\.md$|LICENSE$|CHANGELOG\.md$)/.test(path))).toEqual([]);
+    expect(
+      packed.filter((path) => !/^(bin\/product-discovery\.js$|dist\/|package\.json$|README\.md$|LICENSE$|CHANGELOG\.md$)/.test(path)),
+    ).toEqual([]);
     expect(packed.filter((path) => path.endsWith('.ts') && !path.endsWith('.d.ts'))).toEqual([]);
   });
 
   it('ships the facts file JSON Schema, for an editor by path or an app by the export', async () => {
     const shipped = JSON.parse(readFileSync(join(dir, 'node_modules/product-discovery-api/dist/schemas/facts.json'), 'utf8'));
     expect(shipped).toEqual(factsJsonSchema());
-    writeFileSync(join(dir, 'schema.mjs'), `import schema from 'product-discovery-api/schemas/facts.json' with { type: 'json' };\nconsole.log(schema.title);\n`);
+    writeFileSync(
+      join(dir, 'schema.mjs'),
+      `import schema from 'product-discovery-api/schemas/facts.json' with { type: 'json' };\nconsole.log(schema.title);\n`,
+    );
     const { stdout } = await execFile(process.execPath, ['schema.mjs'], { cwd: dir });
     expect(stdout.trim()).toBe('FactsFile');
   });
@@ -168,7 +181,10 @@ export { response, refused, listener, served, check };
     const result = await execFile(join(ROOT, 'node_modules/.bin/tsc'), ['-p', dir]).catch((error) => error);
     expect(`${result.stdout}${result.stderr}`).toBe('');
     // The same consumer with a wrong option must fail, so the check above can fail.
-    writeFileSync(join(dir, 'consumer.ts'), `import { createHandler } from 'product-discovery-api';\nawait createHandler({ publicBaseUrl: 42 });\n`);
+    writeFileSync(
+      join(dir, 'consumer.ts'),
+      `import { createHandler } from 'product-discovery-api';\nawait createHandler({ publicBaseUrl: 42 });\n`,
+    );
     const wrong = await execFile(join(ROOT, 'node_modules/.bin/tsc'), ['-p', dir]).catch((error) => error);
     expect(wrong.stdout).toMatch(/error TS/);
   });
@@ -180,7 +196,12 @@ describe('the packed product-discovery bin', () => {
     writeFileSync(trace, '');
     const child = spawn(BIN, ['serve'], {
       cwd: dir,
-      env: { PATH: process.env.PATH, PORT: '0', NODE_OPTIONS: `--import ${pathToFileURL(join(ROOT, 'test/support/trace-imports.mjs'))}`, TRACE_IMPORTS: trace },
+      env: {
+        PATH: process.env.PATH,
+        PORT: '0',
+        NODE_OPTIONS: `--import ${pathToFileURL(join(ROOT, 'test/support/trace-imports.mjs'))}`,
+        TRACE_IMPORTS: trace,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
@@ -188,7 +209,8 @@ describe('the packed product-discovery bin', () => {
     child.stderr.on('data', (chunk) => (output += chunk));
     const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
     try {
-      for (let i = 0; i < 300 && !/Serving .* on http/.test(output) && child.exitCode === null; i++) await new Promise((r) => setTimeout(r, 50));
+      for (let i = 0; i < 300 && !/Serving .* on http/.test(output) && child.exitCode === null; i++)
+        await new Promise((r) => setTimeout(r, 50));
       const url = /Serving .* on (http:\/\/\S+)/.exec(output)?.[1];
       expect(url, output).toBeDefined();
       expect(output).toContain(`public API ${pkg.version} on ${url}`);
@@ -196,13 +218,18 @@ describe('the packed product-discovery bin', () => {
       expect(product.status).toBe(200);
       expect(product.json().product.name).toBe('Lumen Galleries');
       expect((await send(`${url}/api/v1/health`)).json().version).toBe(pkg.version);
-      const mcp = await send(`${url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' });
+      const mcp = await send(`${url}/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}',
+      });
       expect(mcp.status).toBe(200);
       // The bin runs the start-up bundle; serving, MCP included, loads none of verify's modules or dependencies (they are imported lazily).
       const loaded = readFileSync(trace, 'utf8');
       expect(loaded).toMatch(/\/dist\/start\/cli\.js\n/);
       expect(loaded).toMatch(/\/dist\/start\/server-\w+\.js\n/);
-      const verifyParts = /\/dist\/verify\/|\/dist\/start\/verify-|\/node_modules\/(ajv|ajv-formats|structured-headers|@modelcontextprotocol\/(client|sdk))\//;
+      const verifyParts =
+        /\/dist\/verify\/|\/dist\/start\/verify-|\/node_modules\/(ajv|ajv-formats|structured-headers|@modelcontextprotocol\/(client|sdk))\//;
       expect(loaded.split('\n').filter((url) => verifyParts.test(url))).toEqual([]);
       // verify from the production install: its packages are left out, and it says which to install.
       const missing = await execFile(BIN, ['verify', url!, '--json']).catch((error) => error);
@@ -214,7 +241,9 @@ describe('the packed product-discovery bin', () => {
       );
       // Once the command it names has run, verify passes.
       const env = { ...process.env, npm_config_update_notifier: 'false' };
-      const packages = ['@modelcontextprotocol/client', 'ajv', 'ajv-formats'].map((name) => `${name}@${pkg.devDependencies[name as keyof typeof pkg.devDependencies]}`);
+      const packages = ['@modelcontextprotocol/client', 'ajv', 'ajv-formats'].map(
+        (name) => `${name}@${pkg.devDependencies[name as keyof typeof pkg.devDependencies]}`,
+      );
       await execFile('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', ...packages], { cwd: dir, env });
       const verified = await execFile(BIN, ['verify', url!, '--json']).catch((error) => error);
       const report = JSON.parse(verified.stdout);
@@ -228,9 +257,10 @@ describe('the packed product-discovery bin', () => {
   });
 
   it('refuses to start with a Redis variable when @redis/client is not installed, naming the package (exit 1)', async () => {
-    const refused = await execFile(BIN, ['serve'], { cwd: dir, env: { PATH: process.env.PATH, PORT: '0', REDIS_URL: 'redis://127.0.0.1:6379' } }).catch(
-      (error) => error,
-    );
+    const refused = await execFile(BIN, ['serve'], {
+      cwd: dir,
+      env: { PATH: process.env.PATH, PORT: '0', REDIS_URL: 'redis://127.0.0.1:6379' },
+    }).catch((error) => error);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toBe(
       'REDIS_URL (the Redis rate-limit store) needs @redis/client, left out of a production install (optional peers):\n' +
@@ -240,7 +270,8 @@ describe('the packed product-discovery bin', () => {
 
   it('prints its version with --version and -v, and its usage with --help and -h, exit 0', async () => {
     for (const flag of ['--version', '-v']) expect((await execFile(BIN, [flag])).stdout).toBe(`${pkg.version}\n`);
-    for (const flag of ['--help', '-h']) expect((await execFile(BIN, [flag])).stdout).toMatch(/^product-discovery .*\n\nUsage:\n.*verify URL \[--json\]/s);
+    for (const flag of ['--help', '-h'])
+      expect((await execFile(BIN, [flag])).stdout).toMatch(/^product-discovery .*\n\nUsage:\n.*verify URL \[--json\]/s);
     const wrong = await execFile(BIN, ['verify', 'not-a-url']).catch((error) => error);
     expect(wrong.code).toBe(2);
     expect(wrong.stderr).toContain('is not an http or https URL');

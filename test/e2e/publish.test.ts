@@ -63,7 +63,11 @@ describe('installing from a git URL', () => {
     const installed = join(consumer, 'node_modules', pkg.name);
     expect(existsSync(join(installed, 'dist/index.js'))).toBe(true);
     expect(existsSync(join(installed, 'src'))).toBe(false);
-    const { stdout } = await execFile(process.execPath, ['--input-type=module', '-e', `import { createHandler } from '${pkg.name}'; console.log(typeof createHandler);`], { cwd: consumer });
+    const { stdout } = await execFile(
+      process.execPath,
+      ['--input-type=module', '-e', `import { createHandler } from '${pkg.name}'; console.log(typeof createHandler);`],
+      { cwd: consumer },
+    );
     expect(stdout.trim()).toBe('function');
     expect((await execFile(join(consumer, 'node_modules/.bin/product-discovery'), ['--version'])).stdout.trim()).toBe(pkg.version);
   }, 240_000);

@@ -89,8 +89,10 @@ describe('the Redis store on a cluster', () => {
 
 describe('Bun, Deno and Node instances on one cluster', () => {
   let instances: RunningEntry[];
-  const get = (instance: RunningEntry, path: string, from: string) => fetch(`${instance.url}${path}`, { headers: { 'x-forwarded-for': from } });
-  const health = async (instance: RunningEntry) => (await (await get(instance, '/api/v1/health', '192.0.2.254')).json()) as Record<string, unknown>;
+  const get = (instance: RunningEntry, path: string, from: string) =>
+    fetch(`${instance.url}${path}`, { headers: { 'x-forwarded-for': from } });
+  const health = async (instance: RunningEntry) =>
+    (await (await get(instance, '/api/v1/health', '192.0.2.254')).json()) as Record<string, unknown>;
   const events = (instance: RunningEntry, from: number, event: string) =>
     instance
       .output()
@@ -99,7 +101,12 @@ describe('Bun, Deno and Node instances on one cluster', () => {
       .filter((line) => line.startsWith('{') && JSON.parse(line).event === event);
 
   beforeAll(async () => {
-    const env = { REDIS_CLUSTER_URLS: cluster.urls().join(','), RATE_LIMIT_QUOTA: String(QUOTA), RATE_LIMIT_WINDOW_SECONDS: String(WINDOW), TRUST_PROXY_HOPS: '1' };
+    const env = {
+      REDIS_CLUSTER_URLS: cluster.urls().join(','),
+      RATE_LIMIT_QUOTA: String(QUOTA),
+      RATE_LIMIT_WINDOW_SECONDS: String(WINDOW),
+      TRUST_PROXY_HOPS: '1',
+    };
     instances = await Promise.all(RUNTIMES.map((runtime) => startEntry(runtime, env)));
   });
   afterAll(async () => {
@@ -147,7 +154,9 @@ describe('Bun, Deno and Node instances on one cluster', () => {
     await sleep(300);
     await cluster.server(victim.port).kill();
     const killedAt = performance.now();
-    const degraded = await Promise.all(instances.map((instance) => eventually(async () => (await health(instance)).status === 'degraded', 10_000, 50)));
+    const degraded = await Promise.all(
+      instances.map((instance) => eventually(async () => (await health(instance)).status === 'degraded', 10_000, 50)),
+    );
     expect(degraded, 'each instance reports degraded while the master is gone').toEqual(instances.map(() => true));
     for (const instance of instances) {
       expect(await eventually(async () => (await health(instance)).status === 'ok', 30_000), 'back to ok after the failover').toBe(true);
@@ -168,16 +177,19 @@ describe('Bun, Deno and Node instances on one cluster', () => {
       if (serves(promoted, slot)) client = `198.51.100.${i}`;
     }
     const remaining = [];
-    for (let i = 0; i < 4; i++) remaining.push(Number((await get(instances[i % instances.length]!, '/api/v1', client)).headers.get('x-ratelimit-remaining')));
+    for (let i = 0; i < 4; i++)
+      remaining.push(Number((await get(instances[i % instances.length]!, '/api/v1', client)).headers.get('x-ratelimit-remaining')));
     expect(remaining).toEqual([QUOTA - 1, QUOTA - 2, QUOTA - 3, QUOTA - 4]);
     expect((await redisCli(promoted.port, 'get', `ratelimit:${windowStart()}:default:${client}`)).trim()).toBe('4');
   }, 120_000);
 });
 
 describe('a store started while a master is down', () => {
-  it('counts once the master\'s replica has taken over, without a restart', async () => {
+  it("counts once the master's replica has taken over, without a restart", async () => {
     const nodes = await cluster.topology();
-    const victim = nodes.find((node) => node.role === 'master' && !node.failing && nodes.some((replica) => replica.masterId === node.id && !replica.failing))!;
+    const victim = nodes.find(
+      (node) => node.role === 'master' && !node.failing && nodes.some((replica) => replica.masterId === node.id && !replica.failing),
+    )!;
     expect(victim, 'a master that still has a replica').toBeDefined();
     await cluster.server(victim.port).kill();
     // Started at once: the topology it finds still names the dead master, whose replica takes over only later.
@@ -185,10 +197,14 @@ describe('a store started while a master is down', () => {
     try {
       const started = performance.now();
       const keys = Array.from({ length: 30 }, (_, i) => `client-${i}`);
-      const counting = await eventually(async () => {
-        const results = await Promise.allSettled(keys.map((key) => store.increment(key, 0, 60_000)));
-        return results.every((result) => result.status === 'fulfilled');
-      }, 40_000, 200);
+      const counting = await eventually(
+        async () => {
+          const results = await Promise.allSettled(keys.map((key) => store.increment(key, 0, 60_000)));
+          return results.every((result) => result.status === 'fulfilled');
+        },
+        40_000,
+        200,
+      );
       expect(counting, 'every key counted in Redis again').toBe(true);
       console.log(`cluster: a store started during a failover counted ${Math.round(performance.now() - started)} ms later`);
     } finally {
@@ -196,4 +212,3 @@ describe('a store started while a master is down', () => {
     }
   }, 120_000);
 });
-

@@ -14,8 +14,10 @@ const QUOTA = 100_000;
 
 let redis: RedisSentinelProcesses;
 let instances: RunningEntry[];
-const get = (instance: RunningEntry, path: string, from: string) => fetch(`${instance.url}${path}`, { headers: { 'x-forwarded-for': from } });
-const health = async (instance: RunningEntry) => (await (await get(instance, '/api/v1/health', '192.0.2.254')).json()) as Record<string, unknown>;
+const get = (instance: RunningEntry, path: string, from: string) =>
+  fetch(`${instance.url}${path}`, { headers: { 'x-forwarded-for': from } });
+const health = async (instance: RunningEntry) =>
+  (await (await get(instance, '/api/v1/health', '192.0.2.254')).json()) as Record<string, unknown>;
 const logged = (instance: RunningEntry, from: number) =>
   instance
     .output()
@@ -24,7 +26,8 @@ const logged = (instance: RunningEntry, from: number) =>
     .filter((line) => line.startsWith('{'))
     .map((line) => JSON.parse(line) as Record<string, unknown>);
 const keyOf = (client: string) => `ratelimit:${Date.now() - (Date.now() % (WINDOW * 1000))}:default:${client}`;
-const remaining = async (instance: RunningEntry, client: string) => Number((await get(instance, '/api/v1', client)).headers.get('x-ratelimit-remaining'));
+const remaining = async (instance: RunningEntry, client: string) =>
+  Number((await get(instance, '/api/v1', client)).headers.get('x-ratelimit-remaining'));
 
 beforeAll(async () => {
   redis = await startSentinel();
@@ -46,7 +49,8 @@ afterAll(async () => {
 describe('Bun, Deno and Node instances on a Sentinel-watched master', () => {
   it('say in health that they count through Sentinel, and count on the master', async () => {
     await awayFromWindowEdge(WINDOW);
-    for (const instance of instances) expect(await health(instance)).toMatchObject({ status: 'ok', rateLimitStore: 'redis', redisMode: 'sentinel' });
+    for (const instance of instances)
+      expect(await health(instance)).toMatchObject({ status: 'ok', rateLimitStore: 'redis', redisMode: 'sentinel' });
     const seen = [];
     for (const instance of instances) seen.push(await remaining(instance, '198.51.100.60'));
     expect(seen).toEqual([QUOTA - 1, QUOTA - 2, QUOTA - 3]);
@@ -75,9 +79,18 @@ describe('Bun, Deno and Node instances on a Sentinel-watched master', () => {
     await load.stop();
     for (const [i, instance] of instances.entries()) {
       const lines = logged(instance, from[i]!);
-      expect(lines.filter((line) => line.event === 'rate_limit_store_lost'), `lost lines of instance ${i}`).toHaveLength(1);
-      expect(lines.filter((line) => line.event === 'rate_limit_store_regained'), `regained lines of instance ${i}`).toHaveLength(1);
-      expect(lines.filter((line) => line.level === 'error'), `error lines of instance ${i}`).toEqual([]);
+      expect(
+        lines.filter((line) => line.event === 'rate_limit_store_lost'),
+        `lost lines of instance ${i}`,
+      ).toHaveLength(1);
+      expect(
+        lines.filter((line) => line.event === 'rate_limit_store_regained'),
+        `regained lines of instance ${i}`,
+      ).toHaveLength(1);
+      expect(
+        lines.filter((line) => line.level === 'error'),
+        `error lines of instance ${i}`,
+      ).toEqual([]);
       expect(JSON.stringify(lines)).not.toContain(String(redis.master.port));
     }
 

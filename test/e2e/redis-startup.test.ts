@@ -54,43 +54,43 @@ interface Run {
 }
 
 describe.each(RUNTIMES)('%s: two instances started together on one Redis', (runtime) => {
-  it(
-    `count every request in Redis from the first one, in each of ${RUNS} runs`,
-    async () => {
-      const env = { REDIS_URL: `redis://127.0.0.1:${link.port}`, RATE_LIMIT_QUOTA: String(QUOTA), RATE_LIMIT_WINDOW_SECONDS: '3600' };
-      const runs: Run[] = [];
-      const started = performance.now();
-      for (let run = 1; run <= RUNS; run++) {
-        await admin.flushAll();
-        link.delayMs = DELAYS_MS[run % DELAYS_MS.length]!;
-        const instances: RunningEntry[] = await Promise.all([startEntry(runtime, env), startEntry(runtime, env)]);
-        try {
-          const replies = await Promise.all(Array.from({ length: REQUESTS }, (_, i) => send(`${instances[i % 2]!.url}/api/v1`)));
-          runs.push({
-            run,
-            delayMs: link.delayMs,
-            counted: await countedInRedis(),
-            statuses: replies.map((reply) => reply.status),
-            remaining: replies.map((reply) => Number(reply.headers['x-ratelimit-remaining'])),
-            logged: instances.flatMap((instance) => instance.output().split('\n').filter((line) => line.includes('rate_limit_store'))),
-          });
-        } finally {
-          await Promise.all(instances.map((instance) => instance.stop()));
-        }
+  it(`count every request in Redis from the first one, in each of ${RUNS} runs`, async () => {
+    const env = { REDIS_URL: `redis://127.0.0.1:${link.port}`, RATE_LIMIT_QUOTA: String(QUOTA), RATE_LIMIT_WINDOW_SECONDS: '3600' };
+    const runs: Run[] = [];
+    const started = performance.now();
+    for (let run = 1; run <= RUNS; run++) {
+      await admin.flushAll();
+      link.delayMs = DELAYS_MS[run % DELAYS_MS.length]!;
+      const instances: RunningEntry[] = await Promise.all([startEntry(runtime, env), startEntry(runtime, env)]);
+      try {
+        const replies = await Promise.all(Array.from({ length: REQUESTS }, (_, i) => send(`${instances[i % 2]!.url}/api/v1`)));
+        runs.push({
+          run,
+          delayMs: link.delayMs,
+          counted: await countedInRedis(),
+          statuses: replies.map((reply) => reply.status),
+          remaining: replies.map((reply) => Number(reply.headers['x-ratelimit-remaining'])),
+          logged: instances.flatMap((instance) =>
+            instance
+              .output()
+              .split('\n')
+              .filter((line) => line.includes('rate_limit_store')),
+          ),
+        });
+      } finally {
+        await Promise.all(instances.map((instance) => instance.stop()));
       }
-      console.log(`${runtime}: ${RUNS} runs in ${Math.round(performance.now() - started)} ms`);
+    }
+    console.log(`${runtime}: ${RUNS} runs in ${Math.round(performance.now() - started)} ms`);
 
-      const wrong = runs.filter(({ counted }) => counted !== REQUESTS);
-      expect(wrong, `runs whose Redis count is not the ${REQUESTS} requests sent: ${JSON.stringify(wrong)}`).toEqual([]);
-      for (const { run, statuses, remaining } of runs) {
-        // Across both instances exactly the quota is admitted, each admitted request seeing its own count.
-        expect(statuses.filter((status) => status === 200).length, `run ${run}: ${statuses}`).toBe(QUOTA);
-        expect(statuses.filter((status) => status === 429).length, `run ${run}: ${statuses}`).toBe(REQUESTS - QUOTA);
-        const admitted = remaining.filter((_, i) => statuses[i] === 200).sort((a, b) => b - a);
-        expect(admitted, `run ${run}: remaining ${remaining}`).toEqual(Array.from({ length: QUOTA }, (_, i) => QUOTA - 1 - i));
-      }
-    },
-    // Twenty pairs of fresh processes on a shared, loaded machine.
-    300_000,
-  );
+    const wrong = runs.filter(({ counted }) => counted !== REQUESTS);
+    expect(wrong, `runs whose Redis count is not the ${REQUESTS} requests sent: ${JSON.stringify(wrong)}`).toEqual([]);
+    for (const { run, statuses, remaining } of runs) {
+      // Across both instances exactly the quota is admitted, each admitted request seeing its own count.
+      expect(statuses.filter((status) => status === 200).length, `run ${run}: ${statuses}`).toBe(QUOTA);
+      expect(statuses.filter((status) => status === 429).length, `run ${run}: ${statuses}`).toBe(REQUESTS - QUOTA);
+      const admitted = remaining.filter((_, i) => statuses[i] === 200).sort((a, b) => b - a);
+      expect(admitted, `run ${run}: remaining ${remaining}`).toEqual(Array.from({ length: QUOTA }, (_, i) => QUOTA - 1 - i));
+    }
+  }, 300_000); // Twenty pairs of fresh processes on a shared, loaded machine.
 });

@@ -95,35 +95,42 @@ async function launch(way: Way) {
 }
 
 describe.each(WAYS)('$name', (way) => {
-  it.each(['SIGTERM', 'SIGINT'] as const)('stops on %s to the launched process: port free, process tree gone', async (signal) => {
-    const { child, exited, url, output } = await launch(way);
-    const group = child.pid!;
-    try {
-      expect(url, output()).toBeDefined();
-      expect((await send(`${url}/api/v1/health`)).status).toBe(200);
-      const started = tree(group);
-      expect(started.length).toBeGreaterThan(0);
-
-      child.kill(signal);
-      const stopped = await Promise.race([exited.then(() => true), sleep(20_000).then(() => false)]);
-      expect(stopped, `the launched process is still running 20 s after ${signal}:\n${listing(tree(group))}`).toBe(true);
-
-      let left = started;
-      for (let i = 0; i < 100 && left.length > 0; i++) {
-        await sleep(100);
-        const alive = new Set(processes().map((proc) => proc.pid));
-        left = started.filter((proc) => alive.has(proc.pid));
-      }
-      expect(listing(left), 'processes of its tree still running').toBe('');
-      expect(listing(processes().filter((proc) => proc.pgid === group)), 'processes of its group still running').toBe('');
-      const refused = await send(`${url}/api/v1/health`).then(() => false, (error) => error.code === 'ECONNREFUSED');
-      expect(refused, `something still answers on ${url}`).toBe(true);
-    } finally {
+  it.each(['SIGTERM', 'SIGINT'] as const)(
+    'stops on %s to the launched process: port free, process tree gone',
+    async (signal) => {
+      const { child, exited, url, output } = await launch(way);
+      const group = child.pid!;
       try {
-        process.kill(-group, 'SIGKILL');
-      } catch {
-        // the group is gone, as it should be
+        expect(url, output()).toBeDefined();
+        expect((await send(`${url}/api/v1/health`)).status).toBe(200);
+        const started = tree(group);
+        expect(started.length).toBeGreaterThan(0);
+
+        child.kill(signal);
+        const stopped = await Promise.race([exited.then(() => true), sleep(20_000).then(() => false)]);
+        expect(stopped, `the launched process is still running 20 s after ${signal}:\n${listing(tree(group))}`).toBe(true);
+
+        let left = started;
+        for (let i = 0; i < 100 && left.length > 0; i++) {
+          await sleep(100);
+          const alive = new Set(processes().map((proc) => proc.pid));
+          left = started.filter((proc) => alive.has(proc.pid));
+        }
+        expect(listing(left), 'processes of its tree still running').toBe('');
+        expect(listing(processes().filter((proc) => proc.pgid === group)), 'processes of its group still running').toBe('');
+        const refused = await send(`${url}/api/v1/health`).then(
+          () => false,
+          (error) => error.code === 'ECONNREFUSED',
+        );
+        expect(refused, `something still answers on ${url}`).toBe(true);
+      } finally {
+        try {
+          process.kill(-group, 'SIGKILL');
+        } catch {
+          // the group is gone, as it should be
+        }
       }
-    }
-  }, 90_000);
+    },
+    90_000,
+  );
 });

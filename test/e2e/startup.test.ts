@@ -58,10 +58,17 @@ const REFUSALS: Refusal[] = [
     env: () => ({ REDIS_URL: 'redis://127.0.0.1:6379', REDIS_CLUSTER_URLS: 'redis://127.0.0.1:7001' }),
     names: [/REDIS_URL and REDIS_CLUSTER_URLS are both set/],
   },
-  { name: 'REDIS_SENTINEL_URLS without REDIS_SENTINEL_MASTER', env: () => ({ REDIS_SENTINEL_URLS: 'redis://127.0.0.1:26379' }), names: [/REDIS_SENTINEL_MASTER is unset/] },
+  {
+    name: 'REDIS_SENTINEL_URLS without REDIS_SENTINEL_MASTER',
+    env: () => ({ REDIS_SENTINEL_URLS: 'redis://127.0.0.1:26379' }),
+    names: [/REDIS_SENTINEL_MASTER is unset/],
+  },
   {
     name: 'RATE_LIMIT_POLICIES with a bad network',
-    env: () => ({ RATE_LIMIT_POLICIES: '[{"name":"agents","networks":["160.79.104.0/21"],"quota":1200,"windowSeconds":60},{"name":"office","networks":["10.0.0.0/33"],"quota":9,"windowSeconds":60}]' }),
+    env: () => ({
+      RATE_LIMIT_POLICIES:
+        '[{"name":"agents","networks":["160.79.104.0/21"],"quota":1200,"windowSeconds":60},{"name":"office","networks":["10.0.0.0/33"],"quota":9,"windowSeconds":60}]',
+    }),
     names: [/RATE_LIMIT_POLICIES\[1\]\.networks\[0\]: "10\.0\.0\.0\/33"/],
   },
   {

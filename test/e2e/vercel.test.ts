@@ -117,8 +117,8 @@ describe('Vercel with a bad variable', () => {
         for (let tries = 0; tries < 50 && !refusing.output().includes('RATE_LIMIT_QUOTA'); tries++) await sleep(100);
         expect(refusing.output()).toContain('Invalid configuration:\n  RATE_LIMIT_QUOTA="lots": must be a whole number');
         // What follows the block is the next log line, not a stack trace (the CLI's own messages may carry theirs).
-      const after = refusing.output().slice(refusing.output().indexOf('Invalid configuration:')).split('\n').slice(2, 4);
-      expect(after.filter((line) => /^\s+at /.test(line))).toEqual([]);
+        const after = refusing.output().slice(refusing.output().indexOf('Invalid configuration:')).split('\n').slice(2, 4);
+        expect(after.filter((line) => /^\s+at /.test(line))).toEqual([]);
       } finally {
         await refusing.stop();
       }

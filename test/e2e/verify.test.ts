@@ -22,7 +22,10 @@ interface JsonReport {
 /** Runs the command; resolves with its exit code and output (parsed with --json). */
 async function verify(url: string, { json = true, env = {} }: { json?: boolean; env?: Record<string, string> } = {}) {
   const args = ['--import', 'tsx', 'src/cli.ts', 'verify', url, ...(json ? ['--json'] : [])];
-  const result = await execFile(process.execPath, args, { cwd: ROOT, env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env } }).then(
+  const result = await execFile(process.execPath, args, {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+  }).then(
     ({ stdout }) => ({ code: 0, stdout }),
     (error) => ({ code: error.code as number, stdout: error.stdout as string }),
   );
@@ -33,17 +36,53 @@ const failed = (report: JsonReport) => report.checks.filter((check) => !check.ok
 
 /** What every run against the current service checks, at least. */
 const EXPECTED_IDS = [
-  'openapi', 'base', 'get:/api/v1', 'get:/api/v1/health', 'get:/api/v1/product', 'get:/openapi.json', 'get:/problems/api_route_not_found',
-  'get:/.well-known/api-catalog', 'get:/llms.txt', 'get:/mcp/server-card', 'head:/api/v1', 'head:/api/v1/product',
-  'not-found', 'method-not-allowed', 'options', 'headers.nosniff', 'headers.link', 'headers.cors', 'headers.rate-limit', 'headers.etag',
-  'headers.cache-control', 'deprecation', 'discovery.api-catalog', 'discovery.llms-txt', 'discovery.server-card',
-  'mcp.modern', 'mcp.legacy', 'mcp.tools', 'mcp.resources', 'version',
+  'openapi',
+  'base',
+  'get:/api/v1',
+  'get:/api/v1/health',
+  'get:/api/v1/product',
+  'get:/openapi.json',
+  'get:/problems/api_route_not_found',
+  'get:/.well-known/api-catalog',
+  'get:/llms.txt',
+  'get:/mcp/server-card',
+  'head:/api/v1',
+  'head:/api/v1/product',
+  'not-found',
+  'method-not-allowed',
+  'options',
+  'headers.nosniff',
+  'headers.link',
+  'headers.cors',
+  'headers.rate-limit',
+  'headers.etag',
+  'headers.cache-control',
+  'deprecation',
+  'discovery.api-catalog',
+  'discovery.llms-txt',
+  'discovery.server-card',
+  'mcp.modern',
+  'mcp.legacy',
+  'mcp.tools',
+  'mcp.resources',
+  'version',
   // The front door.
-  'get:/', 'get:/robots.txt', 'get:/llms-full.txt', 'get:/.well-known/mcp/server-card.json', 'get:/docs', 'discovery.root',
-  'discovery.robots', 'discovery.llms-full', 'discovery.docs',
+  'get:/',
+  'get:/robots.txt',
+  'get:/llms-full.txt',
+  'get:/.well-known/mcp/server-card.json',
+  'get:/docs',
+  'discovery.root',
+  'discovery.robots',
+  'discovery.llms-full',
+  'discovery.docs',
   // The agent-readiness documents.
-  'get:/sitemap.xml', 'get:/skill.md', 'get:/.well-known/agent-skills/index.json', 'get:/.well-known/agent-skills/product-discovery/SKILL.md',
-  'discovery.sitemap', 'discovery.skill',
+  'get:/sitemap.xml',
+  'get:/skill.md',
+  'get:/.well-known/agent-skills/index.json',
+  'get:/.well-known/agent-skills/product-discovery/SKILL.md',
+  'discovery.sitemap',
+  'discovery.skill',
 ];
 
 describe.each(ENTRIES)('product-discovery verify against %s', (runtime) => {
@@ -55,7 +94,14 @@ describe.each(ENTRIES)('product-discovery verify against %s', (runtime) => {
 
   it('passes every check, exit 0, within 60 requests', async () => {
     const { code, report } = await verify(entry.url);
-    expect(failed(report!), JSON.stringify(report!.checks.filter((c) => !c.ok), null, 2)).toEqual([]);
+    expect(
+      failed(report!),
+      JSON.stringify(
+        report!.checks.filter((c) => !c.ok),
+        null,
+        2,
+      ),
+    ).toEqual([]);
     expect(code).toBe(0);
     expect(report!.ok).toBe(true);
     expect(report!.checks.map((check) => check.id)).toEqual(expect.arrayContaining(EXPECTED_IDS));
@@ -77,7 +123,9 @@ describe('product-discovery verify with a deprecation announced', () => {
     expect(failed(report!)).toEqual([]);
     expect(code).toBe(0);
     const deprecation = report!.checks.find((check) => check.id === 'deprecation')!;
-    expect(deprecation.expected).toBe(`Deprecation: @1767225600, Sunset: Mon, 01 Jun 2026 00:00:00 GMT and Link rel="successor-version" to ${entry.url}/api/v2 on every /api/v1 answer`);
+    expect(deprecation.expected).toBe(
+      `Deprecation: @1767225600, Sunset: Mon, 01 Jun 2026 00:00:00 GMT and Link rel="successor-version" to ${entry.url}/api/v2 on every /api/v1 answer`,
+    );
   });
 
   it('fails the deprecation check alone when a front drops Sunset', async () => {
@@ -157,8 +205,12 @@ describe('product-discovery verify behind broken fronts', () => {
     const printed = lines.stdout.trim().split('\n');
     const ids = printed.filter((line) => /^[✓✗] /.test(line) && !/contract:/.test(line)).map((line) => line.split(/\s+/)[1]);
     expect(ids).toEqual(json.report!.checks.map((check) => check.id));
-    expect(printed.find((line) => line.startsWith('✗ headers.rate-limit'))).toMatch(/expected .*; got RateLimit missing on \d+ of \d+ answers .*→ the proxy in front drops them/);
-    expect(printed.at(-1)).toMatch(new RegExp(`^✗ ${front.url} breaks the contract: \\d+ of \\d+ checks passed, 1 failed \\(\\d+ requests\\)$`));
+    expect(printed.find((line) => line.startsWith('✗ headers.rate-limit'))).toMatch(
+      /expected .*; got RateLimit missing on \d+ of \d+ answers .*→ the proxy in front drops them/,
+    );
+    expect(printed.at(-1)).toMatch(
+      new RegExp(`^✗ ${front.url} breaks the contract: \\d+ of \\d+ checks passed, 1 failed \\(\\d+ requests\\)$`),
+    );
     expect(lines.stdout).not.toContain('\u001b[');
     expect(lines.code).toBe(1);
   });

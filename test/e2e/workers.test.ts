@@ -37,7 +37,12 @@ const FAILING_COUNTER = join(ROOT, 'test/fixtures/failing-counter.js');
 type Counters = 'durable-object' | 'failing' | 'none';
 
 /** Two Workers (two isolates) from the one bundle; what workerd prints goes to `output` if given. */
-function twoIsolates(script: string, counters: Counters, bindings: Record<string, string> = {}, output?: (text: string) => void): Miniflare {
+function twoIsolates(
+  script: string,
+  counters: Counters,
+  bindings: Record<string, string> = {},
+  output?: (text: string) => void,
+): Miniflare {
   const scriptName = counters === 'failing' ? 'counter' : 'first';
   const worker = (name: string): WorkerOptions => ({
     name,
@@ -57,7 +62,8 @@ function twoIsolates(script: string, counters: Counters, bindings: Record<string
       compatibilityDate: '2026-04-26',
     });
   }
-  const handleRuntimeStdio = output && ((...streams: NodeJS.ReadableStream[]) => streams.forEach((stream) => stream.on('data', (chunk) => output(String(chunk)))));
+  const handleRuntimeStdio =
+    output && ((...streams: NodeJS.ReadableStream[]) => streams.forEach((stream) => stream.on('data', (chunk) => output(String(chunk)))));
   return new Miniflare({ host: '127.0.0.1', port: 0, cf: false, workers, ...(handleRuntimeStdio && { handleRuntimeStdio }) });
 }
 
@@ -98,7 +104,8 @@ describe('the Worker in workerd (Miniflare)', () => {
     const left = WINDOW_SECONDS * 1000 - (Date.now() % (WINDOW_SECONDS * 1000));
     if (left < COUNTDOWN_MARGIN_MS) await sleep(left + 100);
     const isolates = [await mf.getWorker('first'), await mf.getWorker('second')];
-    const replies: { status: number; remaining: string | null; policy: string | null; store: string | undefined; health: HealthBody }[] = [];
+    const replies: { status: number; remaining: string | null; policy: string | null; store: string | undefined; health: HealthBody }[] =
+      [];
     for (let i = 0; i < requests; i++) {
       // Health is not counted, so the countdown goes through the API index; health names the store.
       const isolate = isolates[i % 2]!;
@@ -141,7 +148,9 @@ describe('the Worker in workerd (Miniflare)', () => {
     it('is PUBLIC_BASE_URL, whatever the URL and Host of the first request', async () => {
       const mf = twoIsolates(script, 'none');
       try {
-        const first = await (await mf.getWorker('first')).fetch('http://forged.example/openapi.json', { headers: { host: 'forged.example' } });
+        const first = await (await mf.getWorker('first')).fetch('http://forged.example/openapi.json', {
+          headers: { host: 'forged.example' },
+        });
         const text = await first.text();
         expect(JSON.parse(text).servers[0].url).toBe(BASE);
         expect(text).not.toContain('forged.example');
@@ -268,7 +277,11 @@ describe('the Worker in workerd (Miniflare)', () => {
 
 /** `npm run start:workers` as a user runs it, expected to refuse to start. */
 async function refusedStart(env: Record<string, string>) {
-  const child = spawn('npm', ['run', '--silent', 'start:workers'], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn('npm', ['run', '--silent', 'start:workers'], {
+    cwd: ROOT,
+    env: { ...process.env, NO_COLOR: '1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout.on('data', (chunk) => (output += chunk));
   child.stderr.on('data', (chunk) => (output += chunk));
@@ -310,7 +323,9 @@ describe('npm run start:workers refusing to start', () => {
     writeFileSync(path, JSON.stringify(facts));
     const { code, output } = await refusedStart({ FACTS_FILE: path, PORT: '0' });
     expect(code).toBe(1);
-    expect(output).toContain(`Facts file ${path} was refused:\n  resources[1].url: URL carries user info; remove the user name and password from it\n`);
+    expect(output).toContain(
+      `Facts file ${path} was refused:\n  resources[1].url: URL carries user info; remove the user name and password from it\n`,
+    );
     expect(output).not.toContain('hunter2-pass');
   });
 
@@ -322,7 +337,7 @@ describe('npm run start:workers refusing to start', () => {
     expect(output).toContain(`Facts file ${path} is not valid JSON at line 3, column 1:`);
   });
 
-  it('prints the Worker\'s own refusal of a binding without the trace', async () => {
+  it("prints the Worker's own refusal of a binding without the trace", async () => {
     const { code, output } = await refusedStart({ REDIS_URL: 'redis://127.0.0.1:6379', PORT: '0' });
     expect(code).toBe(1);
     expect(output).toContain('Invalid configuration:\n  REDIS_URL is not used on Workers');

@@ -80,7 +80,12 @@ describe.each([[BATCH_REVISION], [undefined]])('a batch under MCP-Protocol-Versi
   });
 
   it('refuses initialize inside a batch (2025-03-26, Lifecycle) and serves the rest', async () => {
-    const initialize = { jsonrpc: '2.0', id: 'init', method: 'initialize', params: { protocolVersion: BATCH_REVISION, capabilities: {}, clientInfo: { name: 'x', version: '1' } } };
+    const initialize = {
+      jsonrpc: '2.0',
+      id: 'init',
+      method: 'initialize',
+      params: { protocolVersion: BATCH_REVISION, capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+    };
     const { body, served } = await batch(version, [initialize, ping(2)]);
     expect(body[0]).toMatchObject({ id: 'init', error: { code: -32600, message: expect.stringMatching(/initialize/) } });
     expect(body[1]).toMatchObject({ id: 2, result: {} });
@@ -94,11 +99,21 @@ describe.each([[BATCH_REVISION], [undefined]])('a batch under MCP-Protocol-Versi
   });
 
   it(`refuses a batch of more than ${MAX_BATCH_MESSAGES} messages before serving any`, async () => {
-    const { status, body, served } = await batch(version, Array.from({ length: MAX_BATCH_MESSAGES + 1 }, (_, i) => ping(i)));
+    const { status, body, served } = await batch(
+      version,
+      Array.from({ length: MAX_BATCH_MESSAGES + 1 }, (_, i) => ping(i)),
+    );
     expect(status).toBe(400);
     expect(body.error.code).toBe(-32600);
     expect(served).toEqual([]);
-    expect((await batch(version, Array.from({ length: MAX_BATCH_MESSAGES }, (_, i) => ping(i)))).body).toHaveLength(MAX_BATCH_MESSAGES);
+    expect(
+      (
+        await batch(
+          version,
+          Array.from({ length: MAX_BATCH_MESSAGES }, (_, i) => ping(i)),
+        )
+      ).body,
+    ).toHaveLength(MAX_BATCH_MESSAGES);
   });
 });
 

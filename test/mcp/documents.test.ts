@@ -50,7 +50,8 @@ describe('the documents', () => {
   it('carry the facts as Markdown, with the approval rule of each start option', () => {
     const overview = library.find('overview')!;
     expect(overview.text).toMatch(new RegExp(`^# ${facts.product.name}\n`));
-    for (const line of [facts.product.summary, ...facts.product.capabilities, ...facts.product.notOffered]) expect(overview.text).toContain(line);
+    for (const line of [facts.product.summary, ...facts.product.capabilities, ...facts.product.notOffered])
+      expect(overview.text).toContain(line);
     expect(overview.metadata).toEqual({ source: 'overview', reviewedOn: facts.product.reviewedOn });
     for (const option of facts.startOptions) {
       const document = library.find(`start:${option.id}`)!;
@@ -78,7 +79,10 @@ describe('the ranking', () => {
     // Common words are dropped; ties keep the facts' order.
     ['how do I start', ['start:read-the-docs', 'start:start-free-trial']],
     ['api', ['overview', 'resource:openapi', 'resource:mcp']],
-    ['Gállery demo', ['start:view-demo-gallery', 'start:create-first-gallery', 'overview', 'start:read-the-docs', 'start:start-free-trial']],
+    [
+      'Gállery demo',
+      ['start:view-demo-gallery', 'start:create-first-gallery', 'overview', 'start:read-the-docs', 'start:start-free-trial'],
+    ],
   ])('%j finds %j, in that order', (query, expected) => {
     expect(ids(query)).toEqual(expected);
   });

@@ -35,10 +35,7 @@ describe.each(ERAS)('the MCP endpoint over HTTP (%s framing)', (era) => {
     expect((await response.json()).result.tools).toHaveLength(TOOL_NAMES.length);
   });
 
-  it.each([
-    ['*/*'],
-    ['application/json'],
-  ])('relaxes Accept %s to what the SDK insists on', async (accept) => {
+  it.each([['*/*'], ['application/json']])('relaxes Accept %s to what the SDK insists on', async (accept) => {
     const outcome = await post({ ...headers, accept }, body);
     expect((outcome as { response: Response }).response.status).toBe(200);
   });

@@ -23,7 +23,9 @@ describe('refusalOf', () => {
   });
 
   it('refuses, in this order, a foreign origin, an Accept without JSON and a body that is not JSON', () => {
-    expect(refusalOf(request({ origin: 'https://evil.example', accept: 'text/html', 'content-type': 'text/plain' }), allowed)).toBe('origin_not_allowed');
+    expect(refusalOf(request({ origin: 'https://evil.example', accept: 'text/html', 'content-type': 'text/plain' }), allowed)).toBe(
+      'origin_not_allowed',
+    );
     expect(refusalOf(request({ accept: 'text/html', 'content-type': 'text/plain' }), allowed)).toBe('not_acceptable');
     expect(refusalOf(request({ accept: 'application/json;q=0' }), allowed)).toBe('not_acceptable');
     expect(refusalOf(request({ 'content-type': 'text/plain' }), allowed)).toBe('unsupported_media_type');
@@ -69,7 +71,7 @@ describe('parseBody and forSdk', () => {
 describe('vet', () => {
   const rules = { allowedOrigins: ['https://app.example.com'], maxBodyBytes: 16 };
 
-  it('gives every refusal of MCP_REFUSALS, the body limit\'s included, and nothing else', async () => {
+  it("gives every refusal of MCP_REFUSALS, the body limit's included, and nothing else", async () => {
     const refusals = await Promise.all([
       vet(request({ ...JSON_HEADERS, origin: 'https://evil.example' }, '{}'), rules),
       vet(request({ ...JSON_HEADERS, accept: 'text/html' }, '{}'), rules),

@@ -39,7 +39,12 @@ interface Answer {
   text: string;
 }
 
-async function post(served: McpHttpEndpoint, headers: Record<string, string>, body: string, limits: Record<string, string> = {}): Promise<Response> {
+async function post(
+  served: McpHttpEndpoint,
+  headers: Record<string, string>,
+  body: string,
+  limits: Record<string, string> = {},
+): Promise<Response> {
   const request = new Request('https://api.example.com/mcp', { method: 'POST', headers, body });
   const response = await served(request, MCP_HEADERS, limits, unobserved(request));
   if (typeof response === 'string') throw new Error(`refused: ${response}`);
@@ -104,12 +109,18 @@ function casesFor(version: string): Case[] {
   const cases: Case[] = [];
   for (const tool of [...TOOL_NAMES, 'no_such_tool']) {
     for (const [shape, args] of [...ARGUMENT_SHAPES, ...(TOOL_ARGUMENTS[tool] ?? [])]) {
-      cases.push([`tools/call ${tool} with ${shape}`, ...framed('tools/call', args === undefined ? { name: tool } : { name: tool, arguments: args })]);
+      cases.push([
+        `tools/call ${tool} with ${shape}`,
+        ...framed('tools/call', args === undefined ? { name: tool } : { name: tool, arguments: args }),
+      ]);
     }
   }
   for (const prompt of [...PROMPT_NAMES, 'no_such_prompt']) {
     for (const [shape, args] of PROMPT_ARGUMENTS) {
-      cases.push([`prompts/get ${prompt} with ${shape}`, ...framed('prompts/get', args === undefined ? { name: prompt } : { name: prompt, arguments: args })]);
+      cases.push([
+        `prompts/get ${prompt} with ${shape}`,
+        ...framed('prompts/get', args === undefined ? { name: prompt } : { name: prompt, arguments: args }),
+      ]);
     }
   }
   for (const method of [...CACHEABLE_LISTS, 'ping', 'no/such/method']) {
@@ -120,7 +131,12 @@ function casesFor(version: string): Case[] {
   const [headers] = framed('initialize');
   const initialize =
     era === 'modern'
-      ? JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 'x', version: '1' }, _meta: envelope(version) } })
+      ? JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 'x', version: '1' }, _meta: envelope(version) },
+        })
       : initializeBody(version, 1);
   cases.push(['initialize', headers, initialize]);
   const [listHeaders, list] = framed('tools/list');

@@ -38,7 +38,13 @@ interface Answer {
 }
 
 /** One JSON-RPC request, framed for its era, handed to the endpoint as the HTTP layer hands it over. */
-async function rpc(endpoint: McpEndpoint, era: Era, method: string, params: Record<string, unknown> = {}, options: { version?: string } = {}): Promise<Answer> {
+async function rpc(
+  endpoint: McpEndpoint,
+  era: Era,
+  method: string,
+  params: Record<string, unknown> = {},
+  options: { version?: string } = {},
+): Promise<Answer> {
   const { headers, body } = frame(era, method, params, options);
   return answerOf(await endpoint(new Request(`${BASE}/mcp`, { method: 'POST', headers, body }), JSON.parse(body)));
 }
@@ -65,7 +71,13 @@ describe('createMcpEndpoint', () => {
   const facts = sampleFacts();
   const endpoint = endpointOver(facts);
   const website = facts.resources.find((resource) => resource.kind === 'website')!;
-  const identity = { name: INFO.name, title: facts.product.name, version: INFO.version, description: facts.product.summary, websiteUrl: website.url };
+  const identity = {
+    name: INFO.name,
+    title: facts.product.name,
+    version: INFO.version,
+    description: facts.product.summary,
+    websiteUrl: website.url,
+  };
 
   describe('through the 2026-07-28 client', () => {
     let client: ModernClient;
@@ -116,8 +128,17 @@ describe('createMcpEndpoint', () => {
     it('leave websiteUrl out when the facts list no website', async () => {
       const withoutWebsite = sampleFacts();
       withoutWebsite.resources = withoutWebsite.resources.filter((resource) => resource.kind !== 'website');
-      const { json } = await rpc(endpointOver(withoutWebsite), 'legacy', 'initialize', { protocolVersion: LEGACY_VERSIONS[0], capabilities: {}, clientInfo: { name: 'x', version: '1' } });
-      expect(json.result.serverInfo).toEqual({ name: INFO.name, title: facts.product.name, version: INFO.version, description: facts.product.summary });
+      const { json } = await rpc(endpointOver(withoutWebsite), 'legacy', 'initialize', {
+        protocolVersion: LEGACY_VERSIONS[0],
+        capabilities: {},
+        clientInfo: { name: 'x', version: '1' },
+      });
+      expect(json.result.serverInfo).toEqual({
+        name: INFO.name,
+        title: facts.product.name,
+        version: INFO.version,
+        description: facts.product.summary,
+      });
     });
 
     it('name the product, say nothing is changed, and send start options needing approval to a person', async () => {
@@ -179,7 +200,12 @@ describe('createMcpEndpoint', () => {
 
     it('other refusals stay as the SDK words them', async () => {
       const { headers, body } = frame('modern', 'tools/list');
-      const mismatch = await answerOf(await endpoint(new Request(`${BASE}/mcp`, { method: 'POST', headers: { ...headers, 'mcp-method': 'prompts/list' }, body }), JSON.parse(body)));
+      const mismatch = await answerOf(
+        await endpoint(
+          new Request(`${BASE}/mcp`, { method: 'POST', headers: { ...headers, 'mcp-method': 'prompts/list' }, body }),
+          JSON.parse(body),
+        ),
+      );
       expect(mismatch.status).toBe(400);
       expect(mismatch.json.error.code).not.toBe(-32022);
       expect(mismatch.json.error.message).toMatch(/Mcp-Method/);
@@ -240,11 +266,16 @@ describe('createMcpEndpoint', () => {
       // Capitals in the host and the scheme's default port: the same resource, written another way.
       const base = 'https://Discovery.Example.com:443/Studio';
       const served = endpointOver(facts, base);
-      const listed: string[] = (await rpc(served, 'modern', 'resources/list')).json.result.resources.map((resource: { uri: string }) => resource.uri);
+      const listed: string[] = (await rpc(served, 'modern', 'resources/list')).json.result.resources.map(
+        (resource: { uri: string }) => resource.uri,
+      );
       expect(listed).toContain('https://discovery.example.com/Studio/llms.txt');
       for (const uri of listed) {
         const { json } = await rpc(served, 'modern', 'resources/read', { uri });
-        expect(json.result.contents.map((content: { uri: string }) => content.uri), uri).toEqual([uri]);
+        expect(
+          json.result.contents.map((content: { uri: string }) => content.uri),
+          uri,
+        ).toEqual([uri]);
       }
     });
   });

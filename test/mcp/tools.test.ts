@@ -48,7 +48,8 @@ const FACTS = [
 describe.each(FACTS)('the tools over %s', (_label, facts) => {
   async function serving() {
     const handler = await makeHandler({ facts });
-    const post = async (headers: Record<string, string>, body: string) => (await send(handler, '/mcp', { method: 'POST', headers, body })).json();
+    const post = async (headers: Record<string, string>, body: string) =>
+      (await send(handler, '/mcp', { method: 'POST', headers, body })).json();
     const rpc = (era: Era, method: string, params: Record<string, unknown> = {}) => {
       const { headers, body } = frame(era, method, params);
       return post(headers, body);
@@ -67,12 +68,17 @@ describe.each(FACTS)('the tools over %s', (_label, facts) => {
     expect(await tool('get_product_overview')).toStrictEqual(rest.product);
     expect(await tool('list_public_resources')).toStrictEqual({ resources: rest.resources });
     for (const kind of new Set(rest.resources.map((resource) => resource.kind))) {
-      expect(await tool('list_public_resources', { kind })).toStrictEqual({ resources: rest.resources.filter((resource) => resource.kind === kind) });
+      expect(await tool('list_public_resources', { kind })).toStrictEqual({
+        resources: rest.resources.filter((resource) => resource.kind === kind),
+      });
     }
     expect(await tool('list_start_options')).toStrictEqual({ startOptions: rest.startOptions });
     // The documents of search and fetch are made from the same facts.
     for (const resource of rest.resources) {
-      expect(await tool('fetch', { id: `resource:${resource.id ?? resource.kind}` })).toMatchObject({ title: resource.title, url: resource.url });
+      expect(await tool('fetch', { id: `resource:${resource.id ?? resource.kind}` })).toMatchObject({
+        title: resource.title,
+        url: resource.url,
+      });
     }
     for (const option of rest.startOptions) {
       expect(await tool('fetch', { id: `start:${option.id}` })).toMatchObject({ title: option.title, url: option.url });

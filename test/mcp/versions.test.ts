@@ -29,7 +29,8 @@ describe('the protocol revisions', () => {
   });
 
   it("name only 2025 revisions that the SDK's 2025-era transport implements", () => {
-    for (const version of MCP_PROTOCOL_VERSIONS.filter((version) => version !== MODERN)) expect(SUPPORTED_PROTOCOL_VERSIONS, version).toContain(version);
+    for (const version of MCP_PROTOCOL_VERSIONS.filter((version) => version !== MODERN))
+      expect(SUPPORTED_PROTOCOL_VERSIONS, version).toContain(version);
   });
 
   it('are what server/discover reports', async () => {

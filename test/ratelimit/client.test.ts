@@ -81,9 +81,12 @@ describe('addressKey', () => {
     expect(addressKey(address, bits)).toBe(key);
   });
 
-  it.each(['::ffff:192.0.2.1', '::FFFF:192.0.2.1', '::ffff:c000:201', '0:0:0:0:0:ffff:192.0.2.1'])('counts the IPv4-mapped %s as 192.0.2.1', (address) => {
-    expect(addressKey(address, 56)).toBe('192.0.2.1');
-  });
+  it.each(['::ffff:192.0.2.1', '::FFFF:192.0.2.1', '::ffff:c000:201', '0:0:0:0:0:ffff:192.0.2.1'])(
+    'counts the IPv4-mapped %s as 192.0.2.1',
+    (address) => {
+      expect(addressKey(address, 56)).toBe('192.0.2.1');
+    },
+  );
 
   it.each(['64:ff9b::c000:207', '64:ff9b::192.0.2.7', '64:FF9B:0:0:0:0:C000:0207', '[64:ff9b::c000:207]'])(
     'counts the NAT64 %s as the IPv4 address it carries, 192.0.2.7, at any prefix length',

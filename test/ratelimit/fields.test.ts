@@ -6,7 +6,15 @@ describe('policyFields and stateFields', () => {
   it('writes the IETF fields as structured-field Lists and the X- forms as integers', () => {
     const headers = {
       ...policyFields('default', 120, 60),
-      ...stateFields({ policy: 'default', quota: 120, remaining: 117, resetSeconds: 42, resetEpoch: 1_795_046_400, exceeded: false, unavailable: false }),
+      ...stateFields({
+        policy: 'default',
+        quota: 120,
+        remaining: 117,
+        resetSeconds: 42,
+        resetEpoch: 1_795_046_400,
+        exceeded: false,
+        unavailable: false,
+      }),
     };
     const [policy] = parseList(headers['RateLimit-Policy']!);
     expect(policy![0]).toBe('default');

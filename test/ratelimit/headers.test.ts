@@ -169,7 +169,14 @@ describe('rate-limit headers on every answer', () => {
     const handler = await quotaFive();
     const exposed = (await send(handler, '/api/v1', { address: freshClient() })).headers.get('access-control-expose-headers') ?? '';
     const names = exposed.split(',').map((name) => name.trim().toLowerCase());
-    for (const name of ['ratelimit-policy', 'ratelimit', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'retry-after']) {
+    for (const name of [
+      'ratelimit-policy',
+      'ratelimit',
+      'x-ratelimit-limit',
+      'x-ratelimit-remaining',
+      'x-ratelimit-reset',
+      'retry-after',
+    ]) {
       expect(names).toContain(name);
     }
   });
@@ -179,7 +186,12 @@ describe('failing closed with a store that is down', () => {
   afterAll(closeHandlers);
 
   it('answers 503 to everything but health, and health 200 degraded even past the quota', async () => {
-    const down = { kind: 'redis' as const, increment: () => Promise.reject(new Error('down')), current: () => Promise.reject(new Error('down')), close: async () => {} };
+    const down = {
+      kind: 'redis' as const,
+      increment: () => Promise.reject(new Error('down')),
+      current: () => Promise.reject(new Error('down')),
+      close: async () => {},
+    };
     const handler = await makeHandler({ rateLimit: { quota: 2, windowSeconds: WINDOW, fail: 'closed', store: down } });
     const address = freshClient();
     for (let i = 0; i < 4; i++) {

@@ -67,6 +67,8 @@ describe('policies given by an embedding app', () => {
   it('are checked as RATE_LIMIT_POLICIES is, naming the bad entry', async () => {
     const bad = [NETWORK_POLICIES[0]!, { name: 'lab', networks: ['10.0.0.0/33'], quota: 5, windowSeconds: 60 }];
     await expect(createRateLimit({ policies: bad }, 0, quiet)).rejects.toThrow(/rateLimit\.policies\[1\]\.networks\[0\]: .*prefix length/);
-    await expect(createRateLimit({ policies: [{ ...NETWORK_POLICIES[0]!, name: 'default' }] }, 0, quiet)).rejects.toThrow(/rateLimit\.policies\[0\]\.name/);
+    await expect(createRateLimit({ policies: [{ ...NETWORK_POLICIES[0]!, name: 'default' }] }, 0, quiet)).rejects.toThrow(
+      /rateLimit\.policies\[0\]\.name/,
+    );
   });
 });

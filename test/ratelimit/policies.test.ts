@@ -3,7 +3,13 @@ import { describe, expect, it } from 'vitest';
 import { pathOf, Policies, PoliciesJson, policyMatcher, type Policy } from '../../src/ratelimit/policies.ts';
 
 const agents: Policy = { name: 'agents', networks: ['160.79.104.0/21', '2001:db8::/32'], quota: 1200, windowSeconds: 60, key: 'address' };
-const office: Policy = { name: 'office', networks: ['198.51.100.0/24', '2001:db8:1::/48'], quota: 5000, windowSeconds: 3600, key: 'network' };
+const office: Policy = {
+  name: 'office',
+  networks: ['198.51.100.0/24', '2001:db8:1::/48'],
+  quota: 5000,
+  windowSeconds: 3600,
+  key: 'network',
+};
 const everyone: Policy = { name: 'everyone-v4', networks: ['0.0.0.0/0'], quota: 10, windowSeconds: 60, key: 'address' };
 
 /** Each problem as `[1].networks[0]: message`, as start-up prints them after the variable's name. */
@@ -58,7 +64,12 @@ describe('policyMatcher', () => {
   });
 
   it('compares addresses, not their text: every IPv6 text form of one address matches alike', () => {
-    for (const address of ['2001:DB8::1', '2001:0db8:0000:0000:0000:0000:0000:0001', '[2001:db8::1]', 'fe80::1%eth0'.replace('fe80::1', '2001:db8::1')]) {
+    for (const address of [
+      '2001:DB8::1',
+      '2001:0db8:0000:0000:0000:0000:0000:0001',
+      '[2001:db8::1]',
+      'fe80::1%eth0'.replace('fe80::1', '2001:db8::1'),
+    ]) {
       expect(policyFor(address)?.name, address).toBe('agents');
     }
   });
@@ -76,7 +87,9 @@ describe('policyMatcher', () => {
   });
 
   it('refuses a network that is not a CIDR, for an embedding app that skipped validation', () => {
-    expect(() => policyMatcher([{ ...agents, networks: ['160.79.104.0'] }])).toThrow(/policy "agents": "160.79.104.0" is not an IPv4 or IPv6 network/);
+    expect(() => policyMatcher([{ ...agents, networks: ['160.79.104.0'] }])).toThrow(
+      /policy "agents": "160.79.104.0" is not an IPv4 or IPv6 network/,
+    );
   });
 });
 

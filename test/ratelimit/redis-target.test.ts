@@ -26,7 +26,7 @@ describe('redisTargetOf', () => {
     ).rejects.toThrow(/rateLimit\.redisUrl and rateLimit\.redisSentinel\.urls are both set/);
   });
 
-  it('counts a store of the app\'s own as a choice: with a Redis one too, createHandler refuses both', async () => {
+  it("counts a store of the app's own as a choice: with a Redis one too, createHandler refuses both", async () => {
     const refused = makeHandler({ rateLimit: { redisClusterUrls: ['redis://b:7000'], store: new MemoryStore() } });
     await expect(refused).rejects.toBeInstanceOf(StartupError);
     await expect(refused).rejects.toThrow(/rateLimit\.redisClusterUrls and rateLimit\.store are both set: choose one shared store/);
@@ -44,10 +44,15 @@ describe('redisTargetOf', () => {
     expect(redisTargetOf({ dynamoDbTable: 'counters' })).toBeUndefined();
   });
 
-  it('refuses half of Sentinel\'s pair, naming the missing half as the caller calls it', () => {
+  it("refuses half of Sentinel's pair, naming the missing half as the caller calls it", () => {
     expect(() => redisTargetOf({ redisSentinel: { urls: ['redis://b:26379'] } })).toThrow(/rateLimit\.redisSentinel\.masterName is unset/);
     const names = {
-      redisUrl: 'R', redisClusterUrls: 'C', sentinelUrls: 'REDIS_SENTINEL_URLS', sentinelMaster: 'REDIS_SENTINEL_MASTER', dynamoDbTable: 'D', denoKv: 'K',
+      redisUrl: 'R',
+      redisClusterUrls: 'C',
+      sentinelUrls: 'REDIS_SENTINEL_URLS',
+      sentinelMaster: 'REDIS_SENTINEL_MASTER',
+      dynamoDbTable: 'D',
+      denoKv: 'K',
     };
     const half = () => redisTargetOf({ redisSentinel: { masterName: 'm' } }, names);
     expect(half).toThrow(/REDIS_SENTINEL_URLS is unset: REDIS_SENTINEL_URLS \(the sentinels\) and REDIS_SENTINEL_MASTER/);

@@ -51,7 +51,9 @@ function compareResponseSchema(oldDoc: Doc, newDoc: Doc, oldNode: any, newNode: 
   if (!before) return;
   if (!after) return void out.push(`${at}: schema removed`);
   if (isUnion(before) || isUnion(after)) {
-    out.push(...matchBranches(before, after, (was, is, changes) => compareResponseSchema(oldDoc, newDoc, was, is, at, new Set(seen), changes)));
+    out.push(
+      ...matchBranches(before, after, (was, is, changes) => compareResponseSchema(oldDoc, newDoc, was, is, at, new Set(seen), changes)),
+    );
     return;
   }
 
@@ -63,7 +65,8 @@ function compareResponseSchema(oldDoc: Doc, newDoc: Doc, oldNode: any, newNode: 
   if (typesBefore.length > 0 && typesAfter.join() !== typesBefore.join()) {
     out.push(`${at}: type changed from ${typesBefore.join('|')} to ${typesAfter.join('|') || 'any'}`);
   }
-  if (before.const !== undefined && before.const !== after.const) out.push(`${at}: constant changed from ${before.const} to ${after.const}`);
+  if (before.const !== undefined && before.const !== after.const)
+    out.push(`${at}: constant changed from ${before.const} to ${after.const}`);
   for (const value of before.enum ?? []) {
     if (!(after.enum ?? []).includes(value)) out.push(`${at}: enum value ${JSON.stringify(value)} removed`);
   }

@@ -82,8 +82,11 @@ async function runCli(selection: string[], url: string, outputDir: string): Prom
   const cli = join(await suite(), 'dist', 'index.js');
   const args = [cli, 'server', '--url', url, ...selection, '--expected-failures', BASELINE, '-o', outputDir];
   const { code, output } = await new Promise<{ code: number; output: string }>((resolve) => {
-    execFile(BUN, args, { cwd: ROOT, timeout: 300_000, maxBuffer: 16 * 1024 * 1024, env: { ...process.env, NO_COLOR: '1' } }, (error, stdout, stderr) =>
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, output: stdout + stderr }),
+    execFile(
+      BUN,
+      args,
+      { cwd: ROOT, timeout: 300_000, maxBuffer: 16 * 1024 * 1024, env: { ...process.env, NO_COLOR: '1' } },
+      (error, stdout, stderr) => resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, output: stdout + stderr }),
     );
   });
   const results: ScenarioResult[] = [];

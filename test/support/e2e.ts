@@ -107,7 +107,7 @@ function complete(all: Buffer, method: string): boolean {
 /** RFC 8288 Link field values: `<uri>; name="value"; ...`, comma-separated. */
 export function parseLinks(header: string | undefined): { uri: string; params: Record<string, string> }[] {
   if (!header) return [];
-  const token = "[A-Za-z0-9!#$&+.^_`|~-]+";
+  const token = '[A-Za-z0-9!#$&+.^_`|~-]+';
   const param = `;\\s*(${token})(?:\\s*=\\s*(?:"((?:[^"\\\\]|\\\\.)*)"|([^\\s;,"]+)))?\\s*`;
   const link = new RegExp(`\\s*<([^>]*)>\\s*((?:${param})*)(?:,|$)`, 'y');
   const links: { uri: string; params: Record<string, string> }[] = [];

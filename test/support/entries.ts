@@ -33,7 +33,8 @@ export interface RunningEntry {
 }
 
 /** The file an entry runs by default: the runtime's start-up bundle; the Worker's own module. */
-export const entryScript = (runtime: RuntimeName) => (runtime === 'workers' ? 'src/entry/workers.ts' : relative(ROOT, join(START_BUNDLES, `${runtime}.js`)));
+export const entryScript = (runtime: RuntimeName) =>
+  runtime === 'workers' ? 'src/entry/workers.ts' : relative(ROOT, join(START_BUNDLES, `${runtime}.js`));
 
 export function spawnEntry(runtime: RuntimeName, env: Record<string, string> = {}, script = entryScript(runtime)) {
   const [command, ...args] = COMMANDS[runtime](script);

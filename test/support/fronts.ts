@@ -21,7 +21,11 @@ export const BREAKS = {
   /** Serves its own HTML page for every 404 (as `proxy_intercept_errors on` with `error_page 404` would). */
   'html-404': (reply: Reply): Reply =>
     reply.status === 404
-      ? { ...reply, headers: { ...reply.headers, 'content-type': 'text/html' }, body: Buffer.from('<!doctype html><title>Not found</title><h1>404 Not Found</h1>\n') }
+      ? {
+          ...reply,
+          headers: { ...reply.headers, 'content-type': 'text/html' },
+          body: Buffer.from('<!doctype html><title>Not found</title><h1>404 Not Found</h1>\n'),
+        }
       : reply,
   /** Drops every CORS field. */
   'drop-cors': (reply: Reply) => without(reply, (name) => name.startsWith('access-control-')),

@@ -10,7 +10,12 @@ export const BASE = 'https://api.example.com';
 
 /** The fixed headers the service gives /mcp answers, as the handler builds them. */
 export const MCP_HEADERS = pathHeaders(
-  { base: BASE, docsPage: true, contentSignal: 'search=yes, ai-input=yes', rateLimitPolicy: { 'RateLimit-Policy': '"default";q=120;w=60', 'X-RateLimit-Limit': '120' } },
+  {
+    base: BASE,
+    docsPage: true,
+    contentSignal: 'search=yes, ai-input=yes',
+    rateLimitPolicy: { 'RateLimit-Policy': '"default";q=120;w=60', 'X-RateLimit-Limit': '120' },
+  },
   MCP_PATH,
   ROUTES.find((route) => route.path === MCP_PATH),
 );
@@ -45,7 +50,12 @@ export function get(path: string, init: RequestInit = {}): Request {
 export function send(
   handler: Handler,
   path: string,
-  { method = 'GET', headers = {}, address = '203.0.113.1', body }: { method?: string; headers?: Record<string, string>; address?: string | null; body?: string } = {},
+  {
+    method = 'GET',
+    headers = {},
+    address = '203.0.113.1',
+    body,
+  }: { method?: string; headers?: Record<string, string>; address?: string | null; body?: string } = {},
 ): Promise<Response> {
   const info: RequestInfo | undefined = address === null ? undefined : { clientAddress: address };
   return handler(get(path, { method, headers, body }), info);

@@ -25,7 +25,8 @@ export function newAjv() {
  * token, a password, a session or a client identifier). Compared on the lower-cased name with
  * separators removed, so `client_id`, `clientId` and `Client-ID` all match.
  */
-const CREDENTIAL = /token|passw|passphrase|secret|session|key|auth|credential|cookie|bearer|signature|jwt|clientid|^sig$|^code$|^pin$|^otp$/;
+const CREDENTIAL =
+  /token|passw|passphrase|secret|session|key|auth|credential|cookie|bearer|signature|jwt|clientid|^sig$|^code$|^pin$|^otp$/;
 export function looksLikeCredential(name: string): boolean {
   return CREDENTIAL.test(name.toLowerCase().replace(/[^a-z0-9]/g, ''));
 }
@@ -107,7 +108,10 @@ export interface RawAnswer {
 }
 
 /** POSTs to /mcp and checks what every MCP answer must satisfy: never a session id, never a 5xx. */
-export async function post(base: string, init: { headers?: Record<string, string>; body?: BodyInit; method?: string; duplex?: 'half' }): Promise<RawAnswer> {
+export async function post(
+  base: string,
+  init: { headers?: Record<string, string>; body?: BodyInit; method?: string; duplex?: 'half' },
+): Promise<RawAnswer> {
   const response = await fetch(`${base}/mcp`, { method: 'POST', ...init } as RequestInit);
   const text = await response.text();
   let json: unknown;
@@ -121,7 +125,13 @@ export async function post(base: string, init: { headers?: Record<string, string
   return { status: response.status, headers: response.headers, text, json };
 }
 
-export async function call(base: string, era: Era, method: string, params: Record<string, unknown> = {}, options: { version?: string } = {}) {
+export async function call(
+  base: string,
+  era: Era,
+  method: string,
+  params: Record<string, unknown> = {},
+  options: { version?: string } = {},
+) {
   return post(base, frame(era, method, params, options));
 }
 

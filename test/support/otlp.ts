@@ -41,7 +41,10 @@ type KeyValues = { key: string; value: OtlpValue }[] | undefined;
 
 const attributesOf = (list: KeyValues): Attributes =>
   Object.fromEntries(
-    (list ?? []).map(({ key, value }) => [key, value.stringValue ?? (value.intValue !== undefined ? Number(value.intValue) : (value.doubleValue ?? value.boolValue))]),
+    (list ?? []).map(({ key, value }) => [
+      key,
+      value.stringValue ?? (value.intValue !== undefined ? Number(value.intValue) : (value.doubleValue ?? value.boolValue)),
+    ]),
   );
 
 // protobuf bytes arrive base64 from toObject; OTLP JSON carries ids as hex already.
@@ -50,7 +53,10 @@ const hex = (id: string | undefined, json: boolean) => (!id ? '' : json ? id.toL
 export async function startOtlpReceiver() {
   const root = new protobuf.Root();
   root.resolvePath = (_origin, target) => join(PROTO_DIR, target);
-  root.loadSync(['opentelemetry/proto/collector/trace/v1/trace_service.proto', 'opentelemetry/proto/collector/metrics/v1/metrics_service.proto']);
+  root.loadSync([
+    'opentelemetry/proto/collector/trace/v1/trace_service.proto',
+    'opentelemetry/proto/collector/metrics/v1/metrics_service.proto',
+  ]);
   const types = {
     '/v1/traces': root.lookupType('opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest'),
     '/v1/metrics': root.lookupType('opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest'),
@@ -96,11 +102,18 @@ export async function startOtlpReceiver() {
 
   function collectPoints(message: { resourceMetrics?: { scopeMetrics?: (Scoped & { metrics?: Record<string, unknown>[] })[] }[] }) {
     const scoped = (message.resourceMetrics ?? []).flatMap((resource) => resource.scopeMetrics ?? []);
-    for (const [scope, metric] of scoped.flatMap((each) => (each.metrics ?? []).map((metric) => [each.scope?.name ?? '', metric] as const))) {
+    for (const [scope, metric] of scoped.flatMap((each) =>
+      (each.metrics ?? []).map((metric) => [each.scope?.name ?? '', metric] as const),
+    )) {
       const data = (metric.sum ?? metric.gauge ?? metric.histogram) as { dataPoints?: Record<string, unknown>[] } | undefined;
       for (const point of data?.dataPoints ?? []) {
         const value = point.count ?? point.asInt ?? point.asDouble;
-        points.push({ scope, metric: metric.name as string, attributes: attributesOf(point.attributes as KeyValues), value: Number(value) });
+        points.push({
+          scope,
+          metric: metric.name as string,
+          attributes: attributesOf(point.attributes as KeyValues),
+          value: Number(value),
+        });
       }
     }
   }

@@ -25,7 +25,8 @@ export async function withBuildLock<T>(work: () => Promise<T>): Promise<T> {
       break;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      if (Date.now() - (statSync(LOCK, { throwIfNoEntry: false })?.mtimeMs ?? Date.now()) > 300_000) rmSync(LOCK, { recursive: true, force: true });
+      if (Date.now() - (statSync(LOCK, { throwIfNoEntry: false })?.mtimeMs ?? Date.now()) > 300_000)
+        rmSync(LOCK, { recursive: true, force: true });
       await sleep(200);
     }
   }
@@ -43,7 +44,17 @@ function contentKey(): string {
     if (statSync(path).isDirectory()) for (const name of readdirSync(path).sort()) add(join(path, name));
     else hash.update(path.slice(ROOT.length)).update(readFileSync(path));
   };
-  for (const path of ['src', 'scripts', 'package.json', 'package-lock.json', 'README.md', 'LICENSE', 'CHANGELOG.md', 'tsconfig.json', 'tsconfig.build.json']) {
+  for (const path of [
+    'src',
+    'scripts',
+    'package.json',
+    'package-lock.json',
+    'README.md',
+    'LICENSE',
+    'CHANGELOG.md',
+    'tsconfig.json',
+    'tsconfig.build.json',
+  ]) {
     if (existsSync(join(ROOT, path))) add(join(ROOT, path));
   }
   return hash.digest('hex').slice(0, 16);
@@ -75,7 +86,10 @@ export async function installConsumer(dir: string, tarball: string, manager: 'np
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
   const env = { ...process.env, npm_config_update_notifier: 'false' };
   if (manager === 'npm') {
-    await execFile('npm', ['install', '--omit=dev', '--no-audit', '--no-fund', '--prefer-offline', tarball, ...dependencies], { cwd: dir, env });
+    await execFile('npm', ['install', '--omit=dev', '--no-audit', '--no-fund', '--prefer-offline', tarball, ...dependencies], {
+      cwd: dir,
+      env,
+    });
   } else {
     await execFile('npx', ['--yes', 'pnpm@10', 'add', '--config.confirmModulesPurge=false', tarball, ...dependencies], { cwd: dir, env });
   }

@@ -94,7 +94,11 @@ export const NETWORK_POLICIES = [
   { name: 'agents', networks: ['160.79.104.0/21', '2001:db8:a::/48'], quota: 3, windowSeconds: 3600 },
   { name: 'office', networks: ['192.0.2.0/24'], quota: 2, windowSeconds: 3600, key: 'network' as const },
 ];
-export const POLICY_ENV = { RATE_LIMIT_QUOTA: '5', RATE_LIMIT_WINDOW_SECONDS: '3600', RATE_LIMIT_POLICIES: JSON.stringify(NETWORK_POLICIES) };
+export const POLICY_ENV = {
+  RATE_LIMIT_QUOTA: '5',
+  RATE_LIMIT_WINDOW_SECONDS: '3600',
+  RATE_LIMIT_POLICIES: JSON.stringify(NETWORK_POLICIES),
+};
 
 /**
  * Walks NETWORK_POLICIES through `ask(address)`, a counted request from that client address on a
@@ -107,11 +111,22 @@ export async function checkNetworkPolicies(ask: (address: string) => Promise<Res
     const response = await ask(address);
     const parsed = limits(response, response.headers.get('ratelimit-policy')!.split(';')[0]!.replaceAll('"', ''));
     const body = response.status === 429 ? await response.json() : (await response.arrayBuffer(), undefined);
-    return { status: response.status, policy: parsed.policy, name: parsed.rateLimit.name, remaining: parsed.remaining, violated: body?.['violated-policies'] };
+    return {
+      status: response.status,
+      policy: parsed.policy,
+      name: parsed.rateLimit.name,
+      remaining: parsed.remaining,
+      violated: body?.['violated-policies'],
+    };
   };
   const agents = [];
   for (let i = 0; i < 4; i++) agents.push(await seen('160.79.104.9'));
-  expect(agents.map((answer) => [answer.status, answer.remaining])).toEqual([[200, 2], [200, 1], [200, 0], [429, 0]]);
+  expect(agents.map((answer) => [answer.status, answer.remaining])).toEqual([
+    [200, 2],
+    [200, 1],
+    [200, 0],
+    [429, 0],
+  ]);
   for (const answer of agents) expect([answer.policy, answer.name]).toEqual([{ name: 'agents', q: 3, w: 3600 }, 'agents']);
   expect(agents[3]!.violated).toEqual(['agents']);
   // The same client written as NAT64 and IPv4-mapped addresses; another address of the range counts on its own.
@@ -141,7 +156,9 @@ export function steadyLoad(instances: readonly { url: string }[], clientOf: (n: 
   const load = Promise.all(
     instances.map(async (instance) => {
       while (loading) {
-        const answer = await fetch(`${instance.url}/api/v1`, { headers: { 'x-forwarded-for': clientOf(n++) } }).catch((error: Error) => error);
+        const answer = await fetch(`${instance.url}/api/v1`, { headers: { 'x-forwarded-for': clientOf(n++) } }).catch(
+          (error: Error) => error,
+        );
         if (answer instanceof Error) failures.push(answer.message);
         else statuses.push(answer.status);
         await sleep(5);

@@ -246,7 +246,11 @@ export function redisCli(port: number, ...args: string[]): Promise<string> {
 
 /** The `field:value` lines of an INFO or CLUSTER INFO answer. */
 export function infoFields(text: string): Record<string, string> {
-  return Object.fromEntries(text.split(/\r?\n/).flatMap((line) => (/^[a-z_0-9]+:/.test(line) ? [[line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 1).trim()]] : [])));
+  return Object.fromEntries(
+    text
+      .split(/\r?\n/)
+      .flatMap((line) => (/^[a-z_0-9]+:/.test(line) ? [[line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 1).trim()]] : [])),
+  );
 }
 
 /** Polls until `check` resolves true, or throws with `what` once `timeoutMs` has passed. */
@@ -339,13 +343,22 @@ export async function startCluster({ masters = 3, nodeTimeoutMs = 1000 } = {}): 
   try {
     const created = await redisCli(
       nodes[0]!.port,
-      '--cluster', 'create', ...nodes.map((node) => `${HOST}:${node.port}`), '--cluster-replicas', '1', '--cluster-yes',
+      '--cluster',
+      'create',
+      ...nodes.map((node) => `${HOST}:${node.port}`),
+      '--cluster-replicas',
+      '1',
+      '--cluster-yes',
     );
     if (!created.includes('All 16384 slots covered')) throw new Error(`redis-cli --cluster create:\n${created}`);
     await cluster.settled();
     // Each replica has made its first sync, so it can take over.
     for (const node of await cluster.topology()) {
-      if (node.role === 'replica') await until(`replica ${node.port} in sync`, async () => infoFields(await redisCli(node.port, 'info', 'replication')).master_link_status === 'up');
+      if (node.role === 'replica')
+        await until(
+          `replica ${node.port} in sync`,
+          async () => infoFields(await redisCli(node.port, 'info', 'replication')).master_link_status === 'up',
+        );
     }
   } catch (error) {
     await cluster.dispose();
@@ -374,7 +387,10 @@ export async function startSentinel({ masterName = 'mymaster', downAfterMs = 100
   try {
     const replica = await startRedis({ args: ['--replicaof', HOST, String(master.port)] });
     started.push(replica);
-    await until('the replica in sync', async () => infoFields(await redisCli(replica.port, 'info', 'replication')).master_link_status === 'up');
+    await until(
+      'the replica in sync',
+      async () => infoFields(await redisCli(replica.port, 'info', 'replication')).master_link_status === 'up',
+    );
     const sentinel = await startRedis({
       sentinelConfig: [
         `sentinel monitor ${masterName} ${HOST} ${master.port} 1`,
@@ -385,7 +401,9 @@ export async function startSentinel({ masterName = 'mymaster', downAfterMs = 100
     });
     started.push(sentinel);
     // The sentinel learns the replica from the master; only then can it promote it.
-    await until('the sentinel to know the replica', async () => (await redisCli(sentinel.port, 'sentinel', 'replicas', masterName)).includes(String(replica.port)));
+    await until('the sentinel to know the replica', async () =>
+      (await redisCli(sentinel.port, 'sentinel', 'replicas', masterName)).includes(String(replica.port)),
+    );
     return {
       masterName,
       master,

@@ -14,7 +14,10 @@ class CollectingReader extends MetricReader {
   async points(name: string): Promise<DataPoint<unknown>[]> {
     // Every kind of point; each test reads the kind its metric has.
     const { resourceMetrics } = await this.collect();
-    return resourceMetrics.scopeMetrics.flatMap((scope) => scope.metrics).filter((metric) => metric.descriptor.name === name).flatMap((metric) => metric.dataPoints as DataPoint<unknown>[]);
+    return resourceMetrics.scopeMetrics
+      .flatMap((scope) => scope.metrics)
+      .filter((metric) => metric.descriptor.name === name)
+      .flatMap((metric) => metric.dataPoints as DataPoint<unknown>[]);
   }
 }
 
@@ -33,7 +36,7 @@ describe('OpenTelemetry through the handler', () => {
   });
   afterAll(closeHandlers);
 
-  it('continues the caller\'s trace with a server span named after the route, and no client address or query', async () => {
+  it("continues the caller's trace with a server span named after the route, and no client address or query", async () => {
     const handler = await makeHandler({ telemetry: { tracerProvider, meterProvider } });
     const response = await send(handler, '/api/v1/product?secret=1', {
       address: '198.51.100.23',
@@ -61,18 +64,27 @@ describe('OpenTelemetry through the handler', () => {
     expect(store!.parentSpanContext?.spanId).toBe(server!.spanContext().spanId);
   });
 
-  it('gives each MCP message a span with the MCP conventions, a child of the request\'s', async () => {
+  it("gives each MCP message a span with the MCP conventions, a child of the request's", async () => {
     const handler = await makeHandler({ telemetry: { tracerProvider, meterProvider } });
     const { headers, body } = frame('modern', 'tools/call', { name: 'list_start_options', arguments: {} });
     const response = await send(handler, '/mcp', { method: 'POST', headers, body });
     expect(response.status).toBe(200);
     const server = spans.getFinishedSpans().find((span) => span.name === 'POST /mcp')!;
     const message = spans.getFinishedSpans().find((span) => span.name === 'tools/call list_start_options')!;
-    expect(message.attributes).toMatchObject({ 'mcp.method.name': 'tools/call', 'gen_ai.tool.name': 'list_start_options', 'mcp.protocol.version': '2026-07-28' });
+    expect(message.attributes).toMatchObject({
+      'mcp.method.name': 'tools/call',
+      'gen_ai.tool.name': 'list_start_options',
+      'mcp.protocol.version': '2026-07-28',
+    });
     expect(message.parentSpanContext?.spanId).toBe(server.spanContext().spanId);
     expect(server.attributes['agent.class']).toBe('mcp-client');
     const [operation] = await reader.points('mcp.server.operation.duration');
-    expect(operation!.attributes).toEqual({ 'mcp.method.name': 'tools/call', 'gen_ai.tool.name': 'list_start_options', 'gen_ai.operation.name': 'execute_tool', 'mcp.protocol.version': '2026-07-28' });
+    expect(operation!.attributes).toEqual({
+      'mcp.method.name': 'tools/call',
+      'gen_ai.tool.name': 'list_start_options',
+      'gen_ai.operation.name': 'execute_tool',
+      'mcp.protocol.version': '2026-07-28',
+    });
   });
 
   it('records request durations by method, route, status and agent class, and refusals by policy', async () => {
@@ -81,7 +93,12 @@ describe('OpenTelemetry through the handler', () => {
     await send(handler, '/api/v1', { headers: { 'user-agent': 'curl/8.5.0' } });
     const points = (await reader.points('http.server.request.duration')) as DataPoint<Histogram>[];
     const byStatus = Object.fromEntries(points.map((point) => [point.attributes['http.response.status_code'] as number, point]));
-    expect(byStatus[200]!.attributes).toEqual({ 'http.request.method': 'GET', 'http.route': '/api/v1', 'http.response.status_code': 200, 'agent.class': 'other' });
+    expect(byStatus[200]!.attributes).toEqual({
+      'http.request.method': 'GET',
+      'http.route': '/api/v1',
+      'http.response.status_code': 200,
+      'agent.class': 'other',
+    });
     expect(byStatus[429]!.value.count).toBe(1);
     const [refusal] = await reader.points('ratelimit.refusals');
     expect(refusal).toMatchObject({ attributes: { 'ratelimit.policy': 'default', 'ratelimit.refusal': 'rate_limited' }, value: 1 });
@@ -92,7 +109,10 @@ describe('OpenTelemetry through the handler', () => {
   it('adds no series for random paths, methods and user agents', async () => {
     const handler = await makeHandler({ telemetry: { meterProvider } });
     for (let i = 0; i < 200; i++) {
-      await send(handler, `/random/${i}/${Math.random()}`, { method: i % 2 ? 'GET' : `X${i}`, headers: { 'user-agent': `agent-${i}/${Math.random()}` } });
+      await send(handler, `/random/${i}/${Math.random()}`, {
+        method: i % 2 ? 'GET' : `X${i}`,
+        headers: { 'user-agent': `agent-${i}/${Math.random()}` },
+      });
     }
     const points = await reader.points('http.server.request.duration');
     // Unknown methods are _OTHER, an unmatched path has no route: two series, however many requests.
@@ -105,7 +125,9 @@ describe('OpenTelemetry through the handler', () => {
 
   it('adds Server-Timing only when asked', async () => {
     const timed = await makeHandler({ telemetry: { serverTiming: true } });
-    expect((await send(timed, '/api/v1')).headers.get('server-timing')).toMatch(/^total;dur=\d+\.\d\d, ratelimit;desc="rate-limit store";dur=\d+\.\d\d$/);
+    expect((await send(timed, '/api/v1')).headers.get('server-timing')).toMatch(
+      /^total;dur=\d+\.\d\d, ratelimit;desc="rate-limit store";dur=\d+\.\d\d$/,
+    );
     const plain = await makeHandler();
     expect((await send(plain, '/api/v1')).headers.get('server-timing')).toBeNull();
   });

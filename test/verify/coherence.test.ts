@@ -74,7 +74,11 @@ describe('versionCheck', () => {
 
   it('passes one release reported everywhere, and leaves out a part that reports none', async () => {
     const parts = [...(await reported()), { where: 'serverInfo (2026-07-28)', version: undefined }];
-    expect(versionCheck(parts)).toMatchObject({ id: 'version', ok: true, got: `${pkg.version} (the OpenAPI document, health, the server card)` });
+    expect(versionCheck(parts)).toMatchObject({
+      id: 'version',
+      ok: true,
+      got: `${pkg.version} (the OpenAPI document, health, the server card)`,
+    });
   });
 
   it('fails a part from another release, naming it against the first', async () => {

@@ -54,13 +54,20 @@ describe('nonGetPaths', () => {
   });
 
   it('leaves out templated paths and paths that take no method', () => {
-    expect(nonGetPaths({ paths: { '/x/{id}': { post: {} }, '/y': { summary: 'none' }, '/z': { put: {}, delete: {} } } })).toEqual([{ path: '/z', methods: ['PUT', 'DELETE'] }]);
+    expect(nonGetPaths({ paths: { '/x/{id}': { post: {} }, '/y': { summary: 'none' }, '/z': { put: {}, delete: {} } } })).toEqual([
+      { path: '/z', methods: ['PUT', 'DELETE'] },
+    ]);
   });
 });
 
 describe('loadContract', () => {
   it('lists the media types a GET documents for a status', () => {
-    expect(contract.mediaTypes('/api/v1/product', 'get', 200)).toEqual(['application/json', 'text/markdown', 'text/plain', 'application/ld+json']);
+    expect(contract.mediaTypes('/api/v1/product', 'get', 200)).toEqual([
+      'application/json',
+      'text/markdown',
+      'text/plain',
+      'application/ld+json',
+    ]);
     expect(contract.mediaTypes('/problems/{code}', 'get', 404)).toEqual(['application/problem+json']);
     expect(contract.mediaTypes('/api/v1/product', 'get', 418)).toEqual([]);
   });
@@ -76,28 +83,38 @@ describe('loadContract', () => {
 
   it('names what an edited body breaks, formats included', async () => {
     const index = await (await send(handler, '/api/v1')).json();
-    expect(contract.validate('/api/v1', 'get', 200, 'application/json', { ...index, apiVersion: 'v2' })).toBe('/apiVersion must be equal to constant');
+    expect(contract.validate('/api/v1', 'get', 200, 'application/json', { ...index, apiVersion: 'v2' })).toBe(
+      '/apiVersion must be equal to constant',
+    );
     const health = await (await send(handler, '/api/v1/health')).json();
     health.facts.loadedAt = 'yesterday';
-    expect(contract.validate('/api/v1/health', 'get', 200, 'application/json', health)).toBe('/facts/loadedAt must match format "date-time"');
+    expect(contract.validate('/api/v1/health', 'get', 200, 'application/json', health)).toBe(
+      '/facts/loadedAt must match format "date-time"',
+    );
   });
 
   it('follows a response given by $ref (a 404 of a templated path)', async () => {
     const problem = await (await send(handler, '/problems/no_such_code')).json();
     expect(contract.validate('/problems/{code}', 'get', 404, 'application/problem+json', problem)).toBeUndefined();
-    expect(contract.validate('/problems/{code}', 'get', 404, 'application/problem+json', { ...problem, status: '404' })).toBe('/status must be integer');
+    expect(contract.validate('/problems/{code}', 'get', 404, 'application/problem+json', { ...problem, status: '404' })).toBe(
+      '/status must be integer',
+    );
   });
 
   it('says when the document gives no schema for an answer', () => {
     expect(contract.validate('/api/v1', 'get', 200, 'text/html', '<p>')).toBe('the document gives no text/html schema for get /api/v1 200');
-    expect(contract.validate('/nowhere', 'get', 200, 'application/json', {})).toBe('the document gives no application/json schema for get /nowhere 200');
+    expect(contract.validate('/nowhere', 'get', 200, 'application/json', {})).toBe(
+      'the document gives no application/json schema for get /nowhere 200',
+    );
   });
 
   it('validates against a named component schema', async () => {
     const problem = await (await send(handler, '/api/v1/nope')).json();
     expect(contract.validateComponent('Problem', problem)).toBeUndefined();
     const { type, title, ...partial } = problem;
-    expect(contract.validateComponent('Problem', partial)).toBe("/ must have required property 'type'; / must have required property 'title'");
+    expect(contract.validateComponent('Problem', partial)).toBe(
+      "/ must have required property 'type'; / must have required property 'title'",
+    );
     expect(contract.validateComponent('Nothing', problem)).toBe('the document has no Nothing schema');
   });
 });

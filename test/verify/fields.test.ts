@@ -23,13 +23,16 @@ describe('parseLinks', () => {
   it('gives nothing for no field, and stops at text it cannot read', () => {
     expect(parseLinks(null)).toEqual([]);
     expect(parseLinks('')).toEqual([]);
-    expect(parseLinks('<https://a.example/1>; rel="a", not a link, <https://a.example/2>; rel="b"').map((link) => link.uri)).toEqual(['https://a.example/1']);
+    expect(parseLinks('<https://a.example/1>; rel="a", not a link, <https://a.example/2>; rel="b"').map((link) => link.uri)).toEqual([
+      'https://a.example/1',
+    ]);
   });
 });
 
 describe('linkTargets', () => {
   it('finds a relation inside a space-separated rel, whatever its case', () => {
-    const field = '<https://a.example/doc>; rel="describedby Service-Desc", <https://a.example/other>; rel="service-desc-old", <https://a.example/bare>';
+    const field =
+      '<https://a.example/doc>; rel="describedby Service-Desc", <https://a.example/other>; rel="service-desc-old", <https://a.example/bare>';
     expect(linkTargets(field, 'service-desc')).toEqual(['https://a.example/doc']);
     expect(linkTargets(field, 'describedby')).toEqual(['https://a.example/doc']);
     expect(linkTargets(null, 'service-desc')).toEqual([]);
@@ -47,7 +50,11 @@ describe('tokens', () => {
 
 describe('mediaType', () => {
   it('gives type/subtype lower-cased, the charset unquoted, and the other parameters', () => {
-    expect(mediaType('Application/JSON; Charset="UTF-8"')).toEqual({ type: 'application/json', charset: 'utf-8', params: 'Charset="UTF-8"' });
+    expect(mediaType('Application/JSON; Charset="UTF-8"')).toEqual({
+      type: 'application/json',
+      charset: 'utf-8',
+      params: 'Charset="UTF-8"',
+    });
     expect(mediaType('application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"')).toEqual({
       type: 'application/linkset+json',
       params: 'profile="https://www.rfc-editor.org/info/rfc9727"',
@@ -60,7 +67,10 @@ describe('describe', () => {
   it('gives the status and the media type, or the status alone when there is none', async () => {
     const handler = await makeHandler();
     expect(describeAnswer(await send(handler, '/api/v1/nope'))).toBe('404 application/problem+json');
-    const preflight = await send(handler, '/api/v1', { method: 'OPTIONS', headers: { origin: 'https://example.org', 'access-control-request-method': 'GET' } });
+    const preflight = await send(handler, '/api/v1', {
+      method: 'OPTIONS',
+      headers: { origin: 'https://example.org', 'access-control-request-method': 'GET' },
+    });
     expect(describeAnswer(preflight)).toBe('204');
   });
 });

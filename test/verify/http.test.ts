@@ -5,7 +5,15 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getTargets, loadContract, nonGetPaths, type Contract, type Target } from '../../src/verify/document.ts';
-import { checkConditional, checkGet, checkHead, checkNotFound, checkPreflight, checkWrongMethod, type Probing } from '../../src/verify/http.ts';
+import {
+  checkConditional,
+  checkGet,
+  checkHead,
+  checkNotFound,
+  checkPreflight,
+  checkWrongMethod,
+  type Probing,
+} from '../../src/verify/http.ts';
 import type { HandlerOptions } from '../../src/handler.ts';
 import { BASE, closeHandlers, makeHandler, send } from '../support/handler.ts';
 import { editJson, fields, sessionOf, withHeaders, type Change } from '../support/verify.ts';
@@ -21,7 +29,10 @@ beforeAll(async () => {
 });
 afterAll(closeHandlers);
 
-async function probingOf(change: Change = {}, { options = {}, servedBase = BASE }: { options?: Partial<HandlerOptions>; servedBase?: string } = {}): Promise<Probing> {
+async function probingOf(
+  change: Change = {},
+  { options = {}, servedBase = BASE }: { options?: Partial<HandlerOptions>; servedBase?: string } = {},
+): Promise<Probing> {
   return { session: await sessionOf(change, options), contract, servedBase, gets: new Map() };
 }
 
@@ -29,7 +40,8 @@ const target = (path: string) => targets.find((t) => t.path === path)!;
 
 /** A front that replaces the answer to `path` (to `method` only, when given). */
 const at = (path: string, replace: (answer: Response, request: Request) => Response | Promise<Response>, method?: string): Change => ({
-  answer: (answer, request) => (new URL(request.url).pathname === path && (!method || request.method === method) ? replace(answer, request) : answer),
+  answer: (answer, request) =>
+    new URL(request.url).pathname === path && (!method || request.method === method) ? replace(answer, request) : answer,
 });
 
 /** Another answer with the service's fields, Content-Length dropped. */
@@ -71,7 +83,10 @@ describe('checkGet', () => {
 
   it('fails a Content-Type or charset the document does not give; takes application/openapi+json for the OpenAPI document alone', async () => {
     const retyped = (path: string, type: string) => at(path, (a) => withHeaders(a, { 'content-type': type }));
-    expect(await checkGet(await probingOf(retyped('/llms.txt', 'text/plain')), target('/llms.txt'))).toMatchObject({ ok: false, got: '200 text/plain' });
+    expect(await checkGet(await probingOf(retyped('/llms.txt', 'text/plain')), target('/llms.txt'))).toMatchObject({
+      ok: false,
+      got: '200 text/plain',
+    });
     expect((await checkGet(await probingOf(retyped('/api/v1', 'application/json; charset=iso-8859-1')), target('/api/v1'))).ok).toBe(false);
     expect((await checkGet(await probingOf(retyped('/openapi.json', 'application/openapi+json')), target('/openapi.json'))).ok).toBe(true);
     expect((await checkGet(await probingOf(retyped('/api/v1', 'application/openapi+json')), target('/api/v1'))).ok).toBe(false);
@@ -103,10 +118,15 @@ describe('checkHead', () => {
   });
 
   it('takes a HEAD without Content-Length', async () => {
-    expect(await head('/api/v1', at('/api/v1', (a) => withHeaders(a, { 'content-length': undefined }), 'HEAD'))).toMatchObject({ ok: true, got: '200, same headers, no Content-Length' });
+    expect(
+      await head(
+        '/api/v1',
+        at('/api/v1', (a) => withHeaders(a, { 'content-length': undefined }), 'HEAD'),
+      ),
+    ).toMatchObject({ ok: true, got: '200, same headers, no Content-Length' });
   });
 
-  it('fails a HEAD whose Content-Length is not the length of GET\'s body, measured when GET gave none', async () => {
+  it("fails a HEAD whose Content-Length is not the length of GET's body, measured when GET gave none", async () => {
     const bytes = (await (await send(await makeHandler(), '/api/v1')).arrayBuffer()).byteLength;
     const zero = at('/api/v1', (a) => withHeaders(a, { 'content-length': '0' }), 'HEAD');
     expect((await head('/api/v1', zero)).got).toBe(`Content-Length 0 where GET's body is ${bytes} bytes`);
@@ -115,8 +135,22 @@ describe('checkHead', () => {
   });
 
   it('fails a HEAD answered with another status or without a field GET has', async () => {
-    expect((await head('/api/v1', at('/api/v1', (a) => withHeaders(a, { etag: undefined }), 'HEAD'))).got).toMatch(/^etag: \(none\) where GET has "[^"]+"$/);
-    expect((await head('/api/v1', at('/api/v1', (a) => other(a, 404, null), 'HEAD'))).got).toBe('status 404');
+    expect(
+      (
+        await head(
+          '/api/v1',
+          at('/api/v1', (a) => withHeaders(a, { etag: undefined }), 'HEAD'),
+        )
+      ).got,
+    ).toMatch(/^etag: \(none\) where GET has "[^"]+"$/);
+    expect(
+      (
+        await head(
+          '/api/v1',
+          at('/api/v1', (a) => other(a, 404, null), 'HEAD'),
+        )
+      ).got,
+    ).toBe('status 404');
   });
 });
 
@@ -129,7 +163,8 @@ async function conditional(path: string, change: Change = {}) {
 
 describe('checkConditional', () => {
   it('passes a 304 with the same ETag and no body (RFC 9110 section 13.1.2)', async () => {
-    for (const path of ['/api/v1', '/api/v1/product', '/openapi.json', '/llms.txt']) expect(await conditional(path), path).toMatchObject({ id: `etag:${path}`, ok: true });
+    for (const path of ['/api/v1', '/api/v1/product', '/openapi.json', '/llms.txt'])
+      expect(await conditional(path), path).toMatchObject({ id: `etag:${path}`, ok: true });
   });
 
   it('fails when a front drops If-None-Match, or changes the ETag', async () => {
@@ -149,7 +184,7 @@ describe('checkConditional', () => {
 const UNKNOWN = ['/api/v1/this-path-does-not-exist', '/docs/this-asset-does-not-exist'];
 
 describe('checkNotFound', () => {
-  it('passes the service\'s 404 problems, asked for as a browser asks', async () => {
+  it("passes the service's 404 problems, asked for as a browser asks", async () => {
     const seen: string[] = [];
     const probing = await probingOf({ request: (r) => (seen.push(r.headers.get('accept')!), r) });
     expect(await checkNotFound(probing, UNKNOWN)).toMatchObject({ id: 'not-found', ok: true, got: '404 problems' });
@@ -159,12 +194,18 @@ describe('checkNotFound', () => {
   it('fails an HTML page in place of the problem, saying what serves it', async () => {
     const html: Change = { answer: (a) => (a.status === 404 ? other(a, 404, '<h1>Not found</h1>', { 'content-type': 'text/html' }) : a) };
     const check = await checkNotFound(await probingOf(html), UNKNOWN);
-    expect(check).toMatchObject({ ok: false, got: 'GET /api/v1/this-path-does-not-exist: 404 text/html; GET /docs/this-asset-does-not-exist: 404 text/html' });
-    expect(check.hint).toContain('replaces the service\'s 404 with an HTML page');
+    expect(check).toMatchObject({
+      ok: false,
+      got: 'GET /api/v1/this-path-does-not-exist: 404 text/html; GET /docs/this-asset-does-not-exist: 404 text/html',
+    });
+    expect(check.hint).toContain("replaces the service's 404 with an HTML page");
   });
 
   it('fails a catch-all, a problem that breaks the schema, and a problem type under another {base}', async () => {
-    const catchAll = await checkNotFound(await probingOf(at(UNKNOWN[0]!, (a) => other(a, 200, 'hello', { 'content-type': 'text/plain' }))), UNKNOWN);
+    const catchAll = await checkNotFound(
+      await probingOf(at(UNKNOWN[0]!, (a) => other(a, 200, 'hello', { 'content-type': 'text/plain' }))),
+      UNKNOWN,
+    );
     expect(catchAll).toMatchObject({ ok: false, got: `GET ${UNKNOWN[0]}: 200 text/plain` });
     expect(catchAll.hint).toContain('forward every path');
     const untitled = at(UNKNOWN[0]!, async (a) => other(a, 404, JSON.stringify({ ...(await a.json()), title: undefined })));
@@ -180,18 +221,30 @@ describe('checkWrongMethod', () => {
   });
 
   it('fails a 405 without Allow, or another answer', async () => {
-    const allowless = await checkWrongMethod(await probingOf({ answer: (a) => withHeaders(a, { allow: undefined }) }), nonGetPaths(document));
+    const allowless = await checkWrongMethod(
+      await probingOf({ answer: (a) => withHeaders(a, { allow: undefined }) }),
+      nonGetPaths(document),
+    );
     expect(allowless).toMatchObject({ ok: false, got: 'GET /mcp: Allow (none) lacks POST' });
-    const code = await checkWrongMethod(await probingOf(at('/mcp', async (a) => other(a, 405, JSON.stringify({ ...(await a.json()), code: 'api_route_not_found' })))), nonGetPaths(document));
+    const code = await checkWrongMethod(
+      await probingOf(at('/mcp', async (a) => other(a, 405, JSON.stringify({ ...(await a.json()), code: 'api_route_not_found' })))),
+      nonGetPaths(document),
+    );
     expect(code.got).toBe('GET /mcp: code api_route_not_found, status 405');
   });
 });
 
 describe('checkPreflight', () => {
-  it('passes the service\'s 204 with Allow, sent as a browser\'s preflight', async () => {
+  it("passes the service's 204 with Allow, sent as a browser's preflight", async () => {
     const seen: string[] = [];
-    const probing = await probingOf({ request: (r) => (seen.push(`${r.method} ${r.headers.get('origin')} ${r.headers.get('access-control-request-method')}`), r) });
-    expect(await checkPreflight(probing, '/api/v1/product')).toMatchObject({ id: 'options', ok: true, got: '204, Allow: GET, HEAD, OPTIONS' });
+    const probing = await probingOf({
+      request: (r) => (seen.push(`${r.method} ${r.headers.get('origin')} ${r.headers.get('access-control-request-method')}`), r),
+    });
+    expect(await checkPreflight(probing, '/api/v1/product')).toMatchObject({
+      id: 'options',
+      ok: true,
+      got: '204, Allow: GET, HEAD, OPTIONS',
+    });
     expect(seen).toEqual(['OPTIONS https://example.org GET']);
   });
 
@@ -199,6 +252,9 @@ describe('checkPreflight', () => {
     const ok200 = at('/api/v1/product', (a) => other(a, 200, null, { allow: undefined }), 'OPTIONS');
     expect(await checkPreflight(await probingOf(ok200), '/api/v1/product')).toMatchObject({ ok: false, got: '200, Allow: (none)' });
     const headless = at('/api/v1/product', (a) => withHeaders(a, { allow: 'GET, OPTIONS' }), 'OPTIONS');
-    expect(await checkPreflight(await probingOf(headless), '/api/v1/product')).toMatchObject({ ok: false, got: '204, Allow: GET, OPTIONS' });
+    expect(await checkPreflight(await probingOf(headless), '/api/v1/product')).toMatchObject({
+      ok: false,
+      got: '204, Allow: GET, OPTIONS',
+    });
   });
 });

@@ -39,27 +39,79 @@ describe('verify() in process', () => {
   });
 
   const BREAKS: [string, Parameters<typeof front>[0], string[]][] = [
-    ['a HEAD answered with Content-Length: 0', { answer: (a, r) => (r.method === 'HEAD' ? withHeaders(a, { 'content-length': '0' }) : a) }, ['head:']],
-    ['a front that drops If-None-Match', { request: (r) => { const h = new Headers(r.headers); h.delete('if-none-match'); return new Request(r, { headers: h }); } }, ['etag:']],
-    ['an index body that no longer matches the schema', { answer: editJson('/api/v1', (body) => (body.apiVersion = 'v2')) }, ['get:/api/v1']],
-    ['llms.txt sent as text/plain', { answer: (a, r) => (new URL(r.url).pathname === '/llms.txt' ? withHeaders(a, { 'content-type': 'text/plain' }) : a) }, ['get:/llms.txt']],
+    [
+      'a HEAD answered with Content-Length: 0',
+      { answer: (a, r) => (r.method === 'HEAD' ? withHeaders(a, { 'content-length': '0' }) : a) },
+      ['head:'],
+    ],
+    [
+      'a front that drops If-None-Match',
+      {
+        request: (r) => {
+          const h = new Headers(r.headers);
+          h.delete('if-none-match');
+          return new Request(r, { headers: h });
+        },
+      },
+      ['etag:'],
+    ],
+    [
+      'an index body that no longer matches the schema',
+      { answer: editJson('/api/v1', (body) => (body.apiVersion = 'v2')) },
+      ['get:/api/v1'],
+    ],
+    [
+      'llms.txt sent as text/plain',
+      { answer: (a, r) => (new URL(r.url).pathname === '/llms.txt' ? withHeaders(a, { 'content-type': 'text/plain' }) : a) },
+      ['get:/llms.txt'],
+    ],
     ['X-Content-Type-Options dropped', { answer: (a) => withHeaders(a, { 'x-content-type-options': undefined }) }, ['headers.nosniff']],
     ['Link dropped', { answer: (a) => withHeaders(a, { link: undefined }) }, ['headers.link', 'discovery.api-catalog', 'discovery.root']],
-    ['errors made cacheable', { answer: (a) => (a.status >= 400 ? withHeaders(a, { 'cache-control': 'public, max-age=600' }) : a) }, ['headers.cache-control']],
+    [
+      'errors made cacheable',
+      { answer: (a) => (a.status >= 400 ? withHeaders(a, { 'cache-control': 'public, max-age=600' }) : a) },
+      ['headers.cache-control'],
+    ],
     ['ETag stripped', { answer: (a) => withHeaders(a, { etag: undefined }) }, ['headers.etag']],
-    ['RateLimit r out of step with X-RateLimit-Remaining', { answer: (a) => withHeaders(a, { 'x-ratelimit-remaining': '7' }) }, ['headers.rate-limit']],
-    ['a Deprecation field no announcement explains', { answer: (a, r) => (new URL(r.url).pathname.startsWith('/api/v1') ? withHeaders(a, { deprecation: '@1' }) : a) }, ['deprecation']],
+    [
+      'RateLimit r out of step with X-RateLimit-Remaining',
+      { answer: (a) => withHeaders(a, { 'x-ratelimit-remaining': '7' }) },
+      ['headers.rate-limit'],
+    ],
+    [
+      'a Deprecation field no announcement explains',
+      { answer: (a, r) => (new URL(r.url).pathname.startsWith('/api/v1') ? withHeaders(a, { deprecation: '@1' }) : a) },
+      ['deprecation'],
+    ],
     ['health from another release', { answer: editJson('/api/v1/health', (body) => (body.version = '0.9.0')) }, ['version']],
     ['a 405 without Allow', { answer: (a) => (a.status === 405 ? withHeaders(a, { allow: undefined }) : a) }, ['method-not-allowed']],
-    ['a preflight answered 200 without Allow', { answer: (a, r) => (r.method === 'OPTIONS' ? new Response(null, { status: 200, headers: withHeaders(a, { allow: undefined }).headers }) : a) }, ['options']],
+    [
+      'a preflight answered 200 without Allow',
+      {
+        answer: (a, r) =>
+          r.method === 'OPTIONS' ? new Response(null, { status: 200, headers: withHeaders(a, { allow: undefined }).headers }) : a,
+      },
+      ['options'],
+    ],
   ];
 
   it.each(BREAKS)('catches %s with that check alone', async (_name, change, ids) => {
     const { fetch } = await front(change);
     const report = await verify(BASE, { fetch });
     const failing = failed(report);
-    expect(failing.length, JSON.stringify(report.checks.filter((c) => !c.ok), null, 2)).toBeGreaterThan(0);
-    for (const id of failing) expect(ids.some((wanted) => (wanted.endsWith(':') ? id.startsWith(wanted) : id === wanted)), `${id} failed too`).toBe(true);
+    expect(
+      failing.length,
+      JSON.stringify(
+        report.checks.filter((c) => !c.ok),
+        null,
+        2,
+      ),
+    ).toBeGreaterThan(0);
+    for (const id of failing)
+      expect(
+        ids.some((wanted) => (wanted.endsWith(':') ? id.startsWith(wanted) : id === wanted)),
+        `${id} failed too`,
+      ).toBe(true);
     for (const wanted of ids.filter((id) => !id.endsWith(':'))) expect(failing).toContain(wanted);
     for (const check of report.checks.filter((c) => !c.ok)) expect(check.hint).not.toBe('');
     expect(report.ok).toBe(false);
@@ -85,7 +137,8 @@ describe('verify() in process', () => {
 
   it('stops at the first 429 and says when to retry', async () => {
     const handler = await makeHandler({ rateLimit: { quota: 5, windowSeconds: 60 } });
-    const fetch = (async (input: string | URL | Request, init?: RequestInit) => handler(new Request(input, init), { clientAddress: '203.0.113.10' })) as typeof globalThis.fetch;
+    const fetch = (async (input: string | URL | Request, init?: RequestInit) =>
+      handler(new Request(input, init), { clientAddress: '203.0.113.10' })) as typeof globalThis.fetch;
     const report = await verify(BASE, { fetch });
     expect(failed(report)).toEqual(['rate-limit.quota']);
     expect(report.checks.at(-1)!.hint).toMatch(/retry after \d+ s/);
@@ -93,7 +146,8 @@ describe('verify() in process', () => {
   });
 
   it('reports a deployment that does not serve the contract at the URL as one failed check', async () => {
-    const fetch = (async () => new Response('<html>hello</html>', { status: 200, headers: { 'content-type': 'text/html' } })) as unknown as typeof globalThis.fetch;
+    const fetch = (async () =>
+      new Response('<html>hello</html>', { status: 200, headers: { 'content-type': 'text/html' } })) as unknown as typeof globalThis.fetch;
     const report = await verify(BASE, { fetch });
     expect(report.checks.map((check) => [check.id, check.ok])).toEqual([['openapi', false]]);
     expect(report.requests).toBe(1);

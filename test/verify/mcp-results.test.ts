@@ -4,7 +4,15 @@
  * its text, and the search and fetch connector shapes; each fails, named, on a result changed.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { argumentsFor, connectorProblem, resultProblem, schemaChecker, type SchemaCheck, type Tool, type ToolResult } from '../../src/verify/mcp-results.ts';
+import {
+  argumentsFor,
+  connectorProblem,
+  resultProblem,
+  schemaChecker,
+  type SchemaCheck,
+  type Tool,
+  type ToolResult,
+} from '../../src/verify/mcp-results.ts';
 import { closeHandlers, makeHandler, send } from '../support/handler.ts';
 import { frame, TOOL_NAMES } from '../support/mcp.ts';
 
@@ -14,7 +22,8 @@ let check: SchemaCheck;
 
 beforeAll(async () => {
   const handler = await makeHandler();
-  const rpc = async (method: string, params: Record<string, unknown> = {}) => (await (await send(handler, '/mcp', { method: 'POST', ...frame('legacy', method, params) })).json()).result;
+  const rpc = async (method: string, params: Record<string, unknown> = {}) =>
+    (await (await send(handler, '/mcp', { method: 'POST', ...frame('legacy', method, params) })).json()).result;
   tools = (await rpc('tools/list')).tools;
   call = (name, args) => rpc('tools/call', { name, arguments: args });
   check = await schemaChecker();
@@ -57,9 +66,15 @@ describe('resultProblem', () => {
 
   it('names a result without structuredContent, or with one the output schema refuses', async () => {
     const result = await call('list_start_options', {});
-    expect(resultProblem(tool('list_start_options'), { content: result.content }, check)).toBe('list_start_options has no structuredContent');
+    expect(resultProblem(tool('list_start_options'), { content: result.content }, check)).toBe(
+      'list_start_options has no structuredContent',
+    );
     const [first, ...rest] = (result.structuredContent as any).startOptions;
-    const problem = resultProblem(tool('list_start_options'), { ...result, structuredContent: { startOptions: [{ ...first, url: 'not a link' }, ...rest] } }, check);
+    const problem = resultProblem(
+      tool('list_start_options'),
+      { ...result, structuredContent: { startOptions: [{ ...first, url: 'not a link' }, ...rest] } },
+      check,
+    );
     expect(problem).toMatch(/^list_start_options structuredContent \/startOptions\/0\/url /);
     expect(problem).toContain('/startOptions/0/url must match format "uri"');
   });
@@ -70,36 +85,50 @@ describe('resultProblem', () => {
     expect(resultProblem(tool('get_product_overview'), { ...result, content: [{ type: 'text', text: reordered }] }, check)).toBeUndefined();
     const stale = JSON.stringify({ ...result.structuredContent, name: 'Another product' });
     for (const content of [[{ type: 'text', text: stale }], [{ type: 'text', text: 'Lumen Galleries' }], []]) {
-      expect(resultProblem(tool('get_product_overview'), { ...result, content }, check)).toBe("get_product_overview has no text content with the structuredContent's JSON");
+      expect(resultProblem(tool('get_product_overview'), { ...result, content }, check)).toBe(
+        "get_product_overview has no text content with the structuredContent's JSON",
+      );
     }
   });
 });
 
 describe('connectorProblem', () => {
-  it('finds none in the service\'s search and fetch results', async () => {
+  it("finds none in the service's search and fetch results", async () => {
     expect(connectorProblem('search', await call('search', { query: 'Lumen' }))).toBeUndefined();
     expect(connectorProblem('fetch', await call('fetch', { id: await firstId() }))).toBeUndefined();
   });
 
   it('names a search result that is not one text item, or lacks id, title or url', async () => {
     const result = await call('search', { query: 'Lumen' });
-    expect(connectorProblem('search', { ...result, content: [...result.content!, ...result.content!] })).toBe('search: 2 content items, not one text item');
+    expect(connectorProblem('search', { ...result, content: [...result.content!, ...result.content!] })).toBe(
+      'search: 2 content items, not one text item',
+    );
     expect(connectorProblem('search', { ...result, structuredContent: { hits: [] } })).toBe('search: no results array');
     const { url, ...unlinked } = (result.structuredContent as any).results[0];
-    expect(connectorProblem('search', { ...result, structuredContent: { results: [unlinked] } })).toBe(`search: a result without id, title or url: ${JSON.stringify(unlinked)}`);
+    expect(connectorProblem('search', { ...result, structuredContent: { results: [unlinked] } })).toBe(
+      `search: a result without id, title or url: ${JSON.stringify(unlinked)}`,
+    );
   });
 
   it('names a fetch result without text or url, or with metadata that is not an object', async () => {
     const result = await call('fetch', { id: await firstId() });
     const document = result.structuredContent as any;
-    expect(connectorProblem('fetch', { ...result, structuredContent: { ...document, text: '', url: undefined } })).toBe('fetch: no text, url');
-    expect(connectorProblem('fetch', { ...result, structuredContent: { ...document, metadata: 'public' } })).toBe('fetch: metadata is not an object');
+    expect(connectorProblem('fetch', { ...result, structuredContent: { ...document, text: '', url: undefined } })).toBe(
+      'fetch: no text, url',
+    );
+    expect(connectorProblem('fetch', { ...result, structuredContent: { ...document, metadata: 'public' } })).toBe(
+      'fetch: metadata is not an object',
+    );
   });
 });
 
 describe('schemaChecker', () => {
   it('validates JSON Schema 2020-12 with formats, and lists every error', () => {
-    const schema = { type: 'object', properties: { url: { type: 'string', format: 'uri' }, tags: { type: 'array', prefixItems: [{ type: 'string' }] } }, required: ['url'] };
+    const schema = {
+      type: 'object',
+      properties: { url: { type: 'string', format: 'uri' }, tags: { type: 'array', prefixItems: [{ type: 'string' }] } },
+      required: ['url'],
+    };
     expect(check(schema, { url: 'https://api.example.com/', tags: ['a'] })).toBeUndefined();
     expect(check(schema, { url: 'nowhere', tags: [1] })).toBe('/url must match format "uri"; /tags/0 must be string');
   });

@@ -19,7 +19,10 @@ afterAll(closeHandlers);
 const IDS = ['mcp.modern', 'mcp.legacy', 'mcp.tools', 'mcp.search', 'mcp.fetch', 'mcp.resources', 'mcp.prompts'];
 
 /** A run's context as verify builds it before the MCP checks: the REST documents the resources mirror, and the index's `mcp`. */
-async function contextOf(change: Change = {}, { options = {}, limit }: { options?: Partial<HandlerOptions>; limit?: number } = {}): Promise<McpContext> {
+async function contextOf(
+  change: Change = {},
+  { options = {}, limit }: { options?: Partial<HandlerOptions>; limit?: number } = {},
+): Promise<McpContext> {
   const session = await sessionOf(change, options, limit);
   const gets = new Map<string, Answer>();
   for (const path of ['/api/v1', '/api/v1/product', '/openapi.json', '/llms.txt']) gets.set(path, await session.request(path));
@@ -49,7 +52,10 @@ describe('mcpChecks', () => {
     const from = context.session.answers.length;
     const { checks, serverVersions } = await mcpChecks(context);
     expect(checks.map((check) => [check.id, check.ok])).toEqual(IDS.map((id) => [id, true]));
-    expect(checks.slice(0, 2).map((check) => check.got)).toEqual([`${MODERN}, serverInfo ${pkg.version}`, `${LEGACY_VERSIONS[0]}, serverInfo ${pkg.version}`]);
+    expect(checks.slice(0, 2).map((check) => check.got)).toEqual([
+      `${MODERN}, serverInfo ${pkg.version}`,
+      `${LEGACY_VERSIONS[0]}, serverInfo ${pkg.version}`,
+    ]);
     expect(serverVersions).toEqual([
       { where: `serverInfo (${MODERN})`, version: pkg.version },
       { where: `serverInfo (${LEGACY_VERSIONS[0]})`, version: pkg.version },
@@ -75,7 +81,10 @@ describe('mcpChecks', () => {
     const streamed: Change = {
       answer: async (answer, request) => {
         if (request.method !== 'POST' || !/^application\/json/.test(answer.headers.get('content-type') ?? '')) return answer;
-        return new Response(`event: message\ndata: ${await answer.text()}\n\n`, { status: 200, headers: fields(answer.headers, { 'content-type': 'text/event-stream', 'content-length': undefined }) });
+        return new Response(`event: message\ndata: ${await answer.text()}\n\n`, {
+          status: 200,
+          headers: fields(answer.headers, { 'content-type': 'text/event-stream', 'content-length': undefined }),
+        });
       },
     };
     expect(failures((await mcpChecks(await contextOf(streamed))).checks)).toEqual([
@@ -85,9 +94,15 @@ describe('mcpChecks', () => {
   });
 
   it('fails both eras, with the hint to let POST /mcp through, when the endpoint is out of reach; checks nothing else', async () => {
-    const blocked: Change = { answer: (answer, request) => (request.method === 'POST' ? new Response('<h1>Forbidden</h1>', { status: 403, headers: { 'content-type': 'text/html' } }) : answer) };
+    const blocked: Change = {
+      answer: (answer, request) =>
+        request.method === 'POST' ? new Response('<h1>Forbidden</h1>', { status: 403, headers: { 'content-type': 'text/html' } }) : answer,
+    };
     const { checks, serverVersions } = await mcpChecks(await contextOf(blocked));
-    expect(checks.map((check) => [check.id, check.ok])).toEqual([['mcp.modern', false], ['mcp.legacy', false]]);
+    expect(checks.map((check) => [check.id, check.ok])).toEqual([
+      ['mcp.modern', false],
+      ['mcp.legacy', false],
+    ]);
     expect(checks[0]!.hint).toMatch(/^the official client could not talk to \/mcp: check that POST \/mcp reaches the service/);
     expect(serverVersions).toEqual([]);
   });
@@ -97,9 +112,15 @@ describe('mcpChecks', () => {
     const listed = [...TOOL_NAMES, 'delete_gallery'];
     const names = [...TOOL_NAMES].sort().join(', ');
     expect(failures((await mcpChecks({ ...context, index: { ...context.index, tools: listed } })).checks)).toEqual([
-      ['mcp.tools', `modern lists ${names}, the index ${[...listed].sort().join(', ')}; legacy lists ${names}, the index ${[...listed].sort().join(', ')}`],
+      [
+        'mcp.tools',
+        `modern lists ${names}, the index ${[...listed].sort().join(', ')}; legacy lists ${names}, the index ${[...listed].sort().join(', ')}`,
+      ],
     ]);
-    const writable = editResult('tools/list', (result) => (result.tools.find((tool: any) => tool.name === 'search').annotations.readOnlyHint = false));
+    const writable = editResult(
+      'tools/list',
+      (result) => (result.tools.find((tool: any) => tool.name === 'search').annotations.readOnlyHint = false),
+    );
     const { checks } = await mcpChecks(await contextOf(writable));
     expect(failures(checks)).toEqual([['mcp.tools', 'search is not annotated read-only (not called)']]);
     // Neither search nor fetch (which takes a search result's id) was called.
@@ -107,17 +128,20 @@ describe('mcpChecks', () => {
   });
 
   it('fails the connector shape of search alone when its result carries a second content item', async () => {
-    const twice = editResult('tools/call', (result) => result.structuredContent?.results && result.content.push({ type: 'text', text: 'More results on the website.' }));
-    expect(failures((await mcpChecks(await contextOf(twice))).checks)).toEqual([['mcp.search', 'search: 2 content items, not one text item']]);
+    const twice = editResult(
+      'tools/call',
+      (result) => result.structuredContent?.results && result.content.push({ type: 'text', text: 'More results on the website.' }),
+    );
+    expect(failures((await mcpChecks(await contextOf(twice))).checks)).toEqual([
+      ['mcp.search', 'search: 2 content items, not one text item'],
+    ]);
   });
 
   it('fails the resources when one reads other bytes than REST serves at its URL', async () => {
     const context = await contextOf();
     const llms = context.gets.get('/llms.txt')!;
     context.gets.set('/llms.txt', changed(llms, {}, `${llms.body}\nAn older line.\n`));
-    expect(failures((await mcpChecks(context)).checks)).toEqual([
-      ['mcp.resources', `modern: ${BASE}/llms.txt differs from GET /llms.txt`],
-    ]);
+    expect(failures((await mcpChecks(context)).checks)).toEqual([['mcp.resources', `modern: ${BASE}/llms.txt differs from GET /llms.txt`]]);
   });
 
   it('fails the prompts when one is got without messages', async () => {
@@ -127,7 +151,7 @@ describe('mcpChecks', () => {
     ]);
   });
 
-  it('lets the run\'s stop go up when the budget runs out during the exchanges', async () => {
+  it("lets the run's stop go up when the budget runs out during the exchanges", async () => {
     const context = await contextOf({}, { limit: 4 + 6 });
     await expect(mcpChecks(context)).rejects.toSatisfy((error) => error instanceof Stop && error.reason === 'budget');
     expect(context.session.count).toBe(10);

@@ -42,7 +42,7 @@ describe('incoherence', () => {
     [{ RateLimit: '"default";t=42' }, 'RateLimit has no whole r'],
     [{ RateLimit: 'r=117, t=42' }, 'RateLimit is not a structured-field List'],
     [{ 'RateLimit-Policy': '"default";q=120;w=60;;' }, 'RateLimit-Policy is not a structured-field List'],
-    [{ 'X-RateLimit-Reset': String(NOW / 1000 + 600) }, 'is not the answer\'s time plus RateLimit t=42'],
+    [{ 'X-RateLimit-Reset': String(NOW / 1000 + 600) }, "is not the answer's time plus RateLimit t=42"],
     [{ RateLimit: '"default";r=117;t=90' }, 'RateLimit t=90 is longer than the window w=60'],
   ])('names what disagrees: %o', (changes, reason) => {
     expect(incoherence(coherent(changes))).toContain(reason);
@@ -56,7 +56,8 @@ describe('incoherence', () => {
 });
 
 describe('staleness of a 429', () => {
-  const limited = (reset: number, extra: Record<string, string> = {}) => answer({ 'X-RateLimit-Reset': String(reset), 'Retry-After': '30', ...extra }, 429);
+  const limited = (reset: number, extra: Record<string, string> = {}) =>
+    answer({ 'X-RateLimit-Reset': String(reset), 'Retry-After': '30', ...extra }, 429);
 
   it('is none for a 429 whose window is still running', () => {
     expect(staleness(limited(NOW / 1000 + 30))).toBeUndefined();

@@ -38,7 +38,13 @@ describe('reportJson', () => {
     expect(json.ok).toBe(false);
     expect(json.checks).toEqual([
       { id: 'get:/api/v1', ok: true, expected: '200 application/json', got: '200 application/json, valid', hint: '' },
-      { id: 'headers.rate-limit', ok: false, expected: 'the five fields on every answer', got: 'RateLimit missing on 39 of 39 answers', hint: 'the proxy in front drops them' },
+      {
+        id: 'headers.rate-limit',
+        ok: false,
+        expected: 'the five fields on every answer',
+        got: 'RateLimit missing on 39 of 39 answers',
+        hint: 'the proxy in front drops them',
+      },
     ]);
   });
 });

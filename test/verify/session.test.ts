@@ -17,7 +17,10 @@ describe('Session', () => {
     const { fetch, seen } = counting();
     const session = new Session('https://api.example.com', 60, fetch);
     await session.request('/api/v1');
-    await session.fetch('https://api.example.com/mcp', { method: 'POST', body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) });
+    await session.fetch('https://api.example.com/mcp', {
+      method: 'POST',
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
     expect(session.count).toBe(2);
     expect(session.answers.map((a) => `${a.method} ${a.path} ${a.mcp}`)).toEqual(['GET /api/v1 false', 'POST /mcp true']);
     expect(seen[0]).toMatch(/^GET https:\/\/api\.example\.com\/api\/v1 product-discovery-verify\/\d+\.\d+\.\d+/);
@@ -27,9 +30,12 @@ describe('Session', () => {
     const { fetch, seen } = counting();
     const session = new Session('https://api.example.com', 60, fetch);
     await expect(session.request('/api/v1', { method: 'DELETE' })).rejects.toThrow('verify sends no DELETE');
-    const post = (method: string) => session.fetch('https://api.example.com/mcp', { method: 'POST', body: JSON.stringify({ jsonrpc: '2.0', id: 1, method }) });
+    const post = (method: string) =>
+      session.fetch('https://api.example.com/mcp', { method: 'POST', body: JSON.stringify({ jsonrpc: '2.0', id: 1, method }) });
     await expect(post('logging/setLevel')).rejects.toThrow('verify posts only MCP reads');
-    await expect(session.fetch('https://api.example.com/mcp', { method: 'POST', body: 'not json' })).rejects.toThrow('verify posts only MCP reads');
+    await expect(session.fetch('https://api.example.com/mcp', { method: 'POST', body: 'not json' })).rejects.toThrow(
+      'verify posts only MCP reads',
+    );
     expect(seen).toEqual([]);
   });
 

@@ -11,7 +11,16 @@ import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.j
 import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENTRIES, startEntry, type RunningEntry } from '../../support/entries.ts';
-import { LEGACY_VERSIONS, looksLikeCredential, MODERN, newAjv, PROMPT_NAMES, propertyNames, READ_ONLY, TOOL_NAMES } from '../../support/mcp.ts';
+import {
+  LEGACY_VERSIONS,
+  looksLikeCredential,
+  MODERN,
+  newAjv,
+  PROMPT_NAMES,
+  propertyNames,
+  READ_ONLY,
+  TOOL_NAMES,
+} from '../../support/mcp.ts';
 
 /** The Agent Skill's SKILL.md over MCP (the Skills extension, SEP-2640). */
 const SKILL_URI = 'skill://product-discovery/SKILL.md';
@@ -66,7 +75,11 @@ const SEARCH_SHAPE = {
         type: 'object',
         required: ['id', 'title', 'url'],
         additionalProperties: false,
-        properties: { id: { type: 'string', minLength: 1 }, title: { type: 'string', minLength: 1 }, url: { type: 'string', format: 'uri' } },
+        properties: {
+          id: { type: 'string', minLength: 1 },
+          title: { type: 'string', minLength: 1 },
+          url: { type: 'string', format: 'uri' },
+        },
       },
     },
   },
@@ -176,7 +189,11 @@ const CLIENTS = [
       const client = new ModernClient({ name: 'mcp-test-modern', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
       const transport = new ModernTransport(new URL(`${url}/mcp`), { fetch: recordingFetch(seen) });
       await client.connect(transport);
-      return connected(client, () => client.getNegotiatedProtocolVersion(), () => transport.sessionId);
+      return connected(
+        client,
+        () => client.getNegotiatedProtocolVersion(),
+        () => transport.sessionId,
+      );
     },
   },
   {
@@ -187,7 +204,11 @@ const CLIENTS = [
       const client = new LegacyClient({ name: 'mcp-test-legacy', version: '1.0.0' });
       const transport = new LegacyTransport(new URL(`${url}/mcp`), { fetch: recordingFetch(seen) });
       await client.connect(transport);
-      return connected(client, () => transport.protocolVersion, () => transport.sessionId);
+      return connected(
+        client,
+        () => transport.protocolVersion,
+        () => transport.sessionId,
+      );
     },
   },
 ];
@@ -283,7 +304,17 @@ describe.each(ENTRIES)('MCP clients against the %s entry', (runtime) => {
 
     it('takes no argument that could carry a credential', () => {
       // The check itself must be able to fail.
-      for (const bad of ['token', 'galleryToken', 'password', 'client_secret', 'sessionId', 'apiKey', 'Authorization', 'client_id', 'clientId']) {
+      for (const bad of [
+        'token',
+        'galleryToken',
+        'password',
+        'client_secret',
+        'sessionId',
+        'apiKey',
+        'Authorization',
+        'client_id',
+        'clientId',
+      ]) {
         expect(looksLikeCredential(bad), bad).toBe(true);
       }
       for (const t of tools) {
@@ -373,7 +404,11 @@ describe.each(ENTRIES)('MCP clients against the %s entry', (runtime) => {
       });
 
       it('refuses a query or an id outside 1 to 200 characters with an isError result', async () => {
-        for (const [name, args] of [['search', { query: '' }], ['search', { query: 'x'.repeat(201) }], ['fetch', { id: 'x'.repeat(201) }]] as const) {
+        for (const [name, args] of [
+          ['search', { query: '' }],
+          ['search', { query: 'x'.repeat(201) }],
+          ['fetch', { id: 'x'.repeat(201) }],
+        ] as const) {
           const result = await client.callTool(name, args);
           expect(result.isError, `${name} ${JSON.stringify(args).slice(0, 40)}`).toBe(true);
         }
@@ -400,7 +435,8 @@ describe.each(ENTRIES)('MCP clients against the %s entry', (runtime) => {
         const result = await client.getPrompt('explain_product');
         for (const message of result.messages) expect(message).toMatchObject({ role: 'user', content: { type: 'text' } });
         const text = textOf(result);
-        for (const line of [product.product.summary, ...(product.product.capabilities as string[]), product.product.reviewedOn]) expect(text).toContain(line);
+        for (const line of [product.product.summary, ...(product.product.capabilities as string[]), product.product.reviewedOn])
+          expect(text).toContain(line);
       });
 
       it("plan_safe_start embeds the start options, names those needing a person's approval, and the goal", async () => {
@@ -422,7 +458,7 @@ describe.each(ENTRIES)('MCP clients against the %s entry', (runtime) => {
       for (const name of ['tools', 'resources', 'prompts']) expect(capabilities[name], name).toEqual({ listChanged: false });
     });
 
-    it("identifies itself from the facts and gives the approval guidance in its instructions", () => {
+    it('identifies itself from the facts and gives the approval guidance in its instructions', () => {
       const website = (product.resources as Array<{ kind: string; url: string }>).find((resource) => resource.kind === 'website')!;
       expect(client.serverInfo()).toEqual({
         name: expect.stringContaining(product.product.name as string),
@@ -434,14 +470,19 @@ describe.each(ENTRIES)('MCP clients against the %s entry', (runtime) => {
       expect(client.instructions()).toMatch(/requiresHumanApproval/);
     });
 
-    it(cacheHints ? 'marks every cacheable result public for as long as REST lets it be cached' : 'adds no cache hints, which this revision does not have', async () => {
-      const maxAge = Number(/max-age=(\d+)/.exec((await fetch(`${server.url}/api/v1/product`)).headers.get('cache-control') ?? '')?.[1]);
-      expect(maxAge).toBe(60);
-      for (const [method, result] of Object.entries(await client.cacheable(`${server.url}/llms.txt`))) {
-        if (cacheHints) expect(result, method).toMatchObject({ cacheScope: 'public', ttlMs: maxAge * 1000 });
-        else expect([result.ttlMs, result.cacheScope], method).toEqual([undefined, undefined]);
-      }
-    });
+    it(
+      cacheHints
+        ? 'marks every cacheable result public for as long as REST lets it be cached'
+        : 'adds no cache hints, which this revision does not have',
+      async () => {
+        const maxAge = Number(/max-age=(\d+)/.exec((await fetch(`${server.url}/api/v1/product`)).headers.get('cache-control') ?? '')?.[1]);
+        expect(maxAge).toBe(60);
+        for (const [method, result] of Object.entries(await client.cacheable(`${server.url}/llms.txt`))) {
+          if (cacheHints) expect(result, method).toMatchObject({ cacheScope: 'public', ttlMs: maxAge * 1000 });
+          else expect([result.ttlMs, result.cacheScope], method).toEqual([undefined, undefined]);
+        }
+      },
+    );
 
     describe('resources', () => {
       const RESOURCES = [
@@ -459,7 +500,9 @@ describe.each(ENTRIES)('MCP clients against the %s entry', (runtime) => {
 
       it('lists the product, the OpenAPI document and llms.txt, each named, titled, described and annotated, and the Agent Skill', async () => {
         const listed = await client.listResources();
-        expect(listed.map((resource) => resource.uri).sort()).toEqual([...RESOURCES.map(({ path }) => `${server.url}${path}`), SKILL_URI].sort());
+        expect(listed.map((resource) => resource.uri).sort()).toEqual(
+          [...RESOURCES.map(({ path }) => `${server.url}${path}`), SKILL_URI].sort(),
+        );
         for (const { path, mimeType } of RESOURCES) {
           const resource = listed.find((candidate) => candidate.uri === `${server.url}${path}`)!;
           expect(resource.mimeType, path).toBe(mimeType);

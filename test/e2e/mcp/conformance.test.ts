@@ -33,7 +33,8 @@ describe('the conformance baseline', () => {
   });
 
   it('names only fixtures of the suite and capabilities left out on purpose', async () => {
-    const leftOut = /^(tools-call-|resources-read-|resources-templates-read|prompts-get-|json-schema-2020-12|http-custom-header-server-validation|completion-|logging-|elicitation-|resources-(un)?subscribe|input-required-result-|tasks-|server-sse-|server-stateless:sep-2575-(server-rejects-undeclared-capability|missing-capability-http-400|http-server-no-independent-requests-on-stream|server-no-log-without-loglevel)$)/;
+    const leftOut =
+      /^(tools-call-|resources-read-|resources-templates-read|prompts-get-|json-schema-2020-12|http-custom-header-server-validation|completion-|logging-|elicitation-|resources-(un)?subscribe|input-required-result-|tasks-|server-sse-|server-stateless:sep-2575-(server-rejects-undeclared-capability|missing-capability-http-400|http-server-no-independent-requests-on-stream|server-no-log-without-loglevel)$)/;
     for (const { value } of await readBaseline()) expect(value).toMatch(leftOut);
   });
 });
@@ -48,7 +49,11 @@ describe('the judgement of a run', () => {
       { id: 'c', status: 'SUCCESS' },
     ]);
     expect(judge(results, []).unexpected).toEqual(['tools-list:a FAILURE: broke', 'tools-list:b WARNING']);
-    expect(judge(results, ['tools-list:a', 'tools-list:b'])).toEqual({ unexpected: [], stale: [], expected: ['tools-list:a', 'tools-list:b'] });
+    expect(judge(results, ['tools-list:a', 'tools-list:b'])).toEqual({
+      unexpected: [],
+      stale: [],
+      expected: ['tools-list:a', 'tools-list:b'],
+    });
     expect(judge(results, ['tools-list']).expected).toEqual(['tools-list']);
   });
 
@@ -61,7 +66,11 @@ describe('the judgement of a run', () => {
   });
 
   it('finds an entry that now passes, and ignores one for what did not run', () => {
-    const results = run([{ id: 'a', status: 'SUCCESS' }, { id: 'b', status: 'SKIPPED' }, { id: 'i', status: 'INFO' }]);
+    const results = run([
+      { id: 'a', status: 'SUCCESS' },
+      { id: 'b', status: 'SKIPPED' },
+      { id: 'i', status: 'INFO' },
+    ]);
     expect(judge(results, ['tools-list:a', 'tools-list:b', 'tools-list:zz', 'prompts-list']).stale).toEqual(['tools-list:a']);
     expect(judge(results, ['tools-list']).stale).toEqual(['tools-list']);
   });
@@ -78,7 +87,9 @@ describe.each(ENTRIES)('the official MCP conformance suite against the %s entry'
     output = await mkdtemp(join(tmpdir(), `mcp-conformance-${runtime}-`));
     await Promise.all([
       ...REQUIREMENT_SETS.map(async (set) => runs.set(set, await runSuite(`${server.url}/mcp`, set, join(output, set)))),
-      ...SKILLS_SCENARIOS.map(async (scenario) => runs.set(scenario, await runScenario(`${server.url}/mcp`, scenario, join(output, scenario)))),
+      ...SKILLS_SCENARIOS.map(async (scenario) =>
+        runs.set(scenario, await runScenario(`${server.url}/mcp`, scenario, join(output, scenario))),
+      ),
     ]);
   }, 600_000);
   afterAll(async () => {
@@ -86,25 +97,41 @@ describe.each(ENTRIES)('the official MCP conformance suite against the %s entry'
     if (output) await rm(output, { recursive: true, force: true });
   });
 
-  it.each(REQUIREMENT_SETS)('requirements %s: every scored scenario ran, nothing failed or warned outside the baseline, no entry is stale', async (set) => {
-    const run = runs.get(set)!;
-    const ran = new Set(run.results.map((result) => result.scenario));
-    const missing = (await scoredScenarios(set)).filter((scenario) => !ran.has(scenario));
-    expect(missing, `scenarios without results:\n${run.output.slice(-3000)}`).toEqual([]);
-    const { unexpected, stale } = judge(run.results, (await readBaseline()).map(({ value }) => value));
-    expect(unexpected, 'failures and warnings outside the baseline').toEqual([]);
-    expect(stale, 'baseline entries that now pass: remove them').toEqual([]);
-    // The suite's own verdict on its scored scenarios, with the same baseline.
-    expect(run.code, run.output.slice(-3000)).toBe(0);
-  });
+  it.each(REQUIREMENT_SETS)(
+    'requirements %s: every scored scenario ran, nothing failed or warned outside the baseline, no entry is stale',
+    async (set) => {
+      const run = runs.get(set)!;
+      const ran = new Set(run.results.map((result) => result.scenario));
+      const missing = (await scoredScenarios(set)).filter((scenario) => !ran.has(scenario));
+      expect(missing, `scenarios without results:\n${run.output.slice(-3000)}`).toEqual([]);
+      const { unexpected, stale } = judge(
+        run.results,
+        (await readBaseline()).map(({ value }) => value),
+      );
+      expect(unexpected, 'failures and warnings outside the baseline').toEqual([]);
+      expect(stale, 'baseline entries that now pass: remove them').toEqual([]);
+      // The suite's own verdict on its scored scenarios, with the same baseline.
+      expect(run.code, run.output.slice(-3000)).toBe(0);
+    },
+  );
 
   it.each(SKILLS_SCENARIOS)('the Skills extension scenario %s: every check passes, none excused by the baseline', async (scenario) => {
     const run = runs.get(scenario)!;
-    expect(run.results.map((result) => result.scenario), run.output.slice(-3000)).toEqual([scenario]);
+    expect(
+      run.results.map((result) => result.scenario),
+      run.output.slice(-3000),
+    ).toEqual([scenario]);
     const checks = run.results[0]!.checks;
     expect(checks.length).toBeGreaterThan(0);
-    expect(checks.filter((check) => check.status !== 'SUCCESS' && check.status !== 'INFO').map((check) => `${check.id} ${check.status}`)).toEqual([]);
-    expect(judge(run.results, (await readBaseline()).map(({ value }) => value)).expected).toEqual([]);
+    expect(
+      checks.filter((check) => check.status !== 'SUCCESS' && check.status !== 'INFO').map((check) => `${check.id} ${check.status}`),
+    ).toEqual([]);
+    expect(
+      judge(
+        run.results,
+        (await readBaseline()).map(({ value }) => value),
+      ).expected,
+    ).toEqual([]);
     expect(run.code, run.output.slice(-3000)).toBe(0);
   });
 });

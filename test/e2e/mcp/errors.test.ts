@@ -55,7 +55,9 @@ async function keptAlive(base: string) {
   await new Promise((resolve, reject) => socket.once('connect', resolve).once('error', reject));
   return {
     exchange(headers: Record<string, string>, body: string, path = '/mcp'): Promise<string> {
-      const head = Object.entries({ host, ...headers, 'content-length': String(Buffer.byteLength(body)) }).map(([name, value]) => `${name}: ${value}\r\n`);
+      const head = Object.entries({ host, ...headers, 'content-length': String(Buffer.byteLength(body)) }).map(
+        ([name, value]) => `${name}: ${value}\r\n`,
+      );
       return new Promise((resolve) => {
         let received = Buffer.alloc(0);
         const finish = (outcome: string) => {
@@ -172,13 +174,20 @@ describe.each(ENTRIES)('MCP bad input against the %s entry', (runtime) => {
       const { headers, body } = frame(era, 'tools/list');
       const socket = await keptAlive(base);
       try {
-        const refusals: Record<string, string>[] = [{ origin: 'https://evil.example' }, { accept: 'text/html' }, { 'content-type': 'text/plain' }];
+        const refusals: Record<string, string>[] = [
+          { origin: 'https://evil.example' },
+          { accept: 'text/html' },
+          { 'content-type': 'text/plain' },
+        ];
         for (const refusal of refusals) {
           expect(await socket.exchange({ ...headers, ...refusal }, body)).toMatch(/^HTTP\/1\.1 4\d\d /);
           expect(await socket.exchange(headers, body), `after ${JSON.stringify(refusal)}`).toMatch(/^HTTP\/1\.1 200 /);
         }
         // Any problem answer to a request with a body: a known path that takes no POST, an unknown path.
-        for (const [path, status] of [['/api/v1', 405], ['/nope', 404]] as const) {
+        for (const [path, status] of [
+          ['/api/v1', 405],
+          ['/nope', 404],
+        ] as const) {
           expect(await socket.exchange(headers, body, path)).toMatch(new RegExp(`^HTTP/1\\.1 ${status} `));
           expect(await socket.exchange(headers, body), `after POST ${path}`).toMatch(/^HTTP\/1\.1 200 /);
         }
@@ -281,14 +290,17 @@ describe.each(ENTRIES)('MCP bad input against the %s entry', (runtime) => {
       expectJsonRpcError(answer, -32600);
     });
 
-    it.each(['2025-06-18', '2025-11-25'])('refuses a batch under %s, which has none, with 400 and an invalid request error', async (version) => {
-      const answer = await batchOf(version, [{ jsonrpc: '2.0', id: 1, method: 'ping' }]);
-      expect(answer.status).toBe(400);
-      expectJsonRpcError(answer, -32600);
-      expect(answer.json.id).toBeNull();
-      expect(answer.json.error.message).toContain(version);
-      await expectStillServing(base);
-    });
+    it.each(['2025-06-18', '2025-11-25'])(
+      'refuses a batch under %s, which has none, with 400 and an invalid request error',
+      async (version) => {
+        const answer = await batchOf(version, [{ jsonrpc: '2.0', id: 1, method: 'ping' }]);
+        expect(answer.status).toBe(400);
+        expectJsonRpcError(answer, -32600);
+        expect(answer.json.id).toBeNull();
+        expect(answer.json.error.message).toContain(version);
+        await expectStillServing(base);
+      },
+    );
 
     it('refuses a batch framed for 2026-07-28 with a JSON-RPC invalid request error', async () => {
       const { headers, body } = frame('modern', 'tools/list');
@@ -360,7 +372,11 @@ describe.each(ENTRIES)('MCP bad input against the %s entry', (runtime) => {
       const preflight = (origin: string) =>
         fetch(`${base}/mcp`, {
           method: 'OPTIONS',
-          headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type, mcp-protocol-version' },
+          headers: {
+            origin,
+            'access-control-request-method': 'POST',
+            'access-control-request-headers': 'content-type, mcp-protocol-version',
+          },
         });
       const refused = await preflight('https://evil.example');
       const text = await refused.text();

@@ -79,8 +79,20 @@ describe.each(RUNTIMES)('MCP Inspector CLI against the %s entry', (runtime) => {
     it('lists the prompts and gets plan_safe_start with a goal (--method prompts/get --prompt-args goal=...)', async () => {
       const list = await inspector(server.url, '--method', 'prompts/list');
       expect(list.code, list.stderr).toBe(0);
-      expect(JSON.parse(list.stdout).prompts.map((prompt: { name: string }) => prompt.name).sort()).toEqual([...PROMPT_NAMES].sort());
-      const run = await inspector(server.url, '--method', 'prompts/get', '--prompt-name', 'plan_safe_start', '--prompt-args', 'goal=deliver a wedding');
+      expect(
+        JSON.parse(list.stdout)
+          .prompts.map((prompt: { name: string }) => prompt.name)
+          .sort(),
+      ).toEqual([...PROMPT_NAMES].sort());
+      const run = await inspector(
+        server.url,
+        '--method',
+        'prompts/get',
+        '--prompt-name',
+        'plan_safe_start',
+        '--prompt-args',
+        'goal=deliver a wedding',
+      );
       expect(run.code, run.stderr).toBe(0);
       expect(JSON.parse(run.stdout).messages[0].content.text).toMatch(/deliver a wedding/);
     });

@@ -29,11 +29,18 @@ let mf: Miniflare;
 beforeAll(async () => {
   // A configuration of its own, so that the bundle holds only the test Worker and what it imports.
   const config = join(dir, 'wrangler.jsonc');
-  writeFileSync(config, JSON.stringify({ name: 'counter-test', main: WORKER, compatibility_date: '2026-04-26', compatibility_flags: ['nodejs_compat'] }));
-  await promisify(execFile)(join(ROOT, 'node_modules/.bin/wrangler'), ['deploy', '--dry-run', '--outdir', join(dir, 'out'), '--config', config], {
-    cwd: dir,
-    env: { ...process.env, WRANGLER_SEND_METRICS: 'false', NO_COLOR: '1' },
-  });
+  writeFileSync(
+    config,
+    JSON.stringify({ name: 'counter-test', main: WORKER, compatibility_date: '2026-04-26', compatibility_flags: ['nodejs_compat'] }),
+  );
+  await promisify(execFile)(
+    join(ROOT, 'node_modules/.bin/wrangler'),
+    ['deploy', '--dry-run', '--outdir', join(dir, 'out'), '--config', config],
+    {
+      cwd: dir,
+      env: { ...process.env, WRANGLER_SEND_METRICS: 'false', NO_COLOR: '1' },
+    },
+  );
   mf = new Miniflare({
     cf: false,
     workers: [
@@ -99,7 +106,7 @@ describe('RateLimitCounter behind createDurableObjectStore', () => {
     expect((await current('reader', start)).count).toBe(4);
   });
 
-  it("says it is the Durable Object store", async () => {
+  it('says it is the Durable Object store', async () => {
     expect((await increment('kind', windowOf())).kind).toBe('durable-object');
   });
 
@@ -147,7 +154,10 @@ describe("the store's bound and wording when the object fails", () => {
 
   it('names a call that failed by the kind of error only, not by what the object said', async () => {
     await failingMode('throw');
-    for (const answer of [await increment('thrown', windowOf(), { binding: 'FAILING' }), await current('thrown', windowOf(), { binding: 'FAILING' })]) {
+    for (const answer of [
+      await increment('thrown', windowOf(), { binding: 'FAILING' }),
+      await current('thrown', windowOf(), { binding: 'FAILING' }),
+    ]) {
       expect(answer.status).toBe(500);
       expect(answer.error).toEqual({ name: 'DurableObjectStoreError', message: 'the Durable Object call failed (Error)' });
       // The object threw an error naming a host and a password.

@@ -51,7 +51,10 @@ async function countOnceBack(connection: RedisConnection, increments: Increment[
 /** How long a promise takes to settle, and whether it was fulfilled. */
 async function timed(promise: Promise<unknown>): Promise<{ ms: number; ok: boolean }> {
   const started = performance.now();
-  const ok = await promise.then(() => true, () => false);
+  const ok = await promise.then(
+    () => true,
+    () => false,
+  );
   return { ms: performance.now() - started, ok };
 }
 
@@ -164,10 +167,12 @@ describe('Redis Cluster', () => {
   async function masterOf(key: string): Promise<number> {
     const slot = Number(await redisCli(cluster.nodes[0]!.port, 'cluster', 'keyslot', key));
     const master = (await cluster.topology()).find(
-      (node) => node.role === 'master' && node.slots.some((range) => {
-        const [from, to = from] = range.split('-').map(Number);
-        return slot >= from! && slot <= to!;
-      }),
+      (node) =>
+        node.role === 'master' &&
+        node.slots.some((range) => {
+          const [from, to = from] = range.split('-').map(Number);
+          return slot >= from! && slot <= to!;
+        }),
     );
     return master!.port;
   }
@@ -184,7 +189,10 @@ describe('Redis Cluster', () => {
     expect(await connection.firstConnection).toBe(true);
     // Keys spread over the three masters.
     const keys = Array.from({ length: 12 }, (_, i) => `cluster:${i}`);
-    const batch = keys.flatMap((key) => [{ key, ttlMs: 60_000 }, { key, ttlMs: 60_000 }]);
+    const batch = keys.flatMap((key) => [
+      { key, ttlMs: 60_000 },
+      { key, ttlMs: 60_000 },
+    ]);
     for (const group of connection.split(batch)) expect(await connection.increment(group)).toEqual([1, 2]);
     const ports = new Set<number>();
     for (const key of keys) {
@@ -200,8 +208,15 @@ describe('Redis Cluster', () => {
   it('is refused one script call over keys of two slots (CROSSSLOT): why a batch is split', async () => {
     const connection = connect(target);
     expect(await connection.firstConnection).toBe(true);
-    expect(await redisCli(cluster.nodes[0]!.port, 'cluster', 'keyslot', 'a')).not.toBe(await redisCli(cluster.nodes[0]!.port, 'cluster', 'keyslot', 'b'));
-    await expect(connection.increment([{ key: 'a', ttlMs: 1000 }, { key: 'b', ttlMs: 1000 }])).rejects.toThrow(/^CROSSSLOT/);
+    expect(await redisCli(cluster.nodes[0]!.port, 'cluster', 'keyslot', 'a')).not.toBe(
+      await redisCli(cluster.nodes[0]!.port, 'cluster', 'keyslot', 'b'),
+    );
+    await expect(
+      connection.increment([
+        { key: 'a', ttlMs: 1000 },
+        { key: 'b', ttlMs: 1000 },
+      ]),
+    ).rejects.toThrow(/^CROSSSLOT/);
   });
 
   it('keeps trying a seed that is down, and connects once it answers', async () => {

@@ -131,7 +131,9 @@ describe('Redis killed mid-run, fail open', () => {
   beforeAll(async () => {
     redis = await startRedis();
     handlers = await Promise.all(
-      Array.from({ length: 2 }, () => makeHandler({ rateLimit: { quota: 100_000, windowSeconds: WINDOW, redisUrl: redis.url(), fail: 'open' } })),
+      Array.from({ length: 2 }, () =>
+        makeHandler({ rateLimit: { quota: 100_000, windowSeconds: WINDOW, redisUrl: redis.url(), fail: 'open' } }),
+      ),
     );
     for (const handler of handlers) expect(await healthy(handler)).toBe(true);
   });
@@ -247,7 +249,12 @@ describe('Redis down, fail closed', () => {
       ['/no/such/path', 'GET'],
       ['/mcp', 'POST'],
     ] as const) {
-      const response = await send(handler, path, { address, method, headers: { 'Content-Type': 'application/json' }, body: method === 'POST' ? '{}' : undefined });
+      const response = await send(handler, path, {
+        address,
+        method,
+        headers: { 'Content-Type': 'application/json' },
+        body: method === 'POST' ? '{}' : undefined,
+      });
       expect(response.status, `${method} ${path}`).toBe(503);
       expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
       expect(response.headers.get('cache-control')).toBe('no-store');
@@ -282,7 +289,9 @@ describe('Redis unreachable at start-up', () => {
 
   it('fail closed: 503 for the API, 200 degraded for health', async () => {
     const port = await freePort();
-    const handler = await makeHandler({ rateLimit: { quota: 50, windowSeconds: WINDOW, redisUrl: `redis://127.0.0.1:${port}`, fail: 'closed' } });
+    const handler = await makeHandler({
+      rateLimit: { quota: 50, windowSeconds: WINDOW, redisUrl: `redis://127.0.0.1:${port}`, fail: 'closed' },
+    });
     expect((await send(handler, '/api/v1/product')).status).toBe(503);
     const { status, body } = await health(handler);
     expect(status).toBe(200);
@@ -414,7 +423,8 @@ describe('createRedisStore: the first connection', () => {
     await link?.close();
     await redis?.dispose();
   });
-  const store = (port: number, keyPrefix: string) => createRedisStore({ mode: 'standalone', url: `redis://127.0.0.1:${port}` }, { keyPrefix });
+  const store = (port: number, keyPrefix: string) =>
+    createRedisStore({ mode: 'standalone', url: `redis://127.0.0.1:${port}` }, { keyPrefix });
 
   it('makes the first commands wait for a connection still being made, and counts them all in Redis', async () => {
     link.delayMs = 300;
