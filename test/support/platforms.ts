@@ -55,6 +55,11 @@ export function platformProject(platform: 'vercel' | 'netlify'): { dir: string; 
       stdio: ['ignore', 'ignore', 'inherit'],
     },
   );
+  // The start-up bundles the package's platform exports point at, as `npm run build` makes them.
+  execFileSync(process.execPath, [join(ROOT, 'scripts/bundle.mjs'), join(pkg, 'dist/start')], {
+    cwd: ROOT,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   cpSync(join(ROOT, 'package.json'), join(pkg, 'package.json'));
   symlinkSync(join(ROOT, 'node_modules'), join(pkg, 'node_modules'));
   mkdirSync(join(dir, 'node_modules'));
