@@ -48,6 +48,22 @@ export const KNOWN_AGENTS = {
 
 export type KnownAgent = keyof typeof KNOWN_AGENTS;
 
+/** The AI agents the contract requires robots.txt to name; `AI_AGENTS` holds them all. */
+export const REQUIRED_AI_AGENTS: readonly KnownAgent[] = [
+  'GPTBot',
+  'OAI-SearchBot',
+  'ChatGPT-User',
+  'ClaudeBot',
+  'Claude-User',
+  'Claude-SearchBot',
+  'PerplexityBot',
+  'Perplexity-User',
+  'Google-Extended',
+  'CCBot',
+  'Applebot-Extended',
+  'meta-externalagent',
+];
+
 /** The AI agents robots.txt names one by one (every class but web search). */
 export const AI_AGENTS = (Object.keys(KNOWN_AGENTS) as KnownAgent[]).filter((name) => KNOWN_AGENTS[name].startsWith('ai-'));
 

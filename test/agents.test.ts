@@ -1,26 +1,13 @@
 /** The table of known agents: what robots.txt names, and the class an MCP client gets. */
 import { describe, expect, it } from 'vitest';
-import { AI_AGENTS, mcpAgentOf } from '../src/agents.ts';
+import { AI_AGENTS, mcpAgentOf, REQUIRED_AI_AGENTS } from '../src/agents.ts';
+import { CONTRACT_AI_AGENTS } from './support/cases.ts';
 
 describe('the known agents', () => {
   it('names every AI agent robots.txt must list, and no web search engine', () => {
-    expect(AI_AGENTS).toEqual(
-      expect.arrayContaining([
-        'GPTBot',
-        'OAI-SearchBot',
-        'ChatGPT-User',
-        'ClaudeBot',
-        'Claude-User',
-        'Claude-SearchBot',
-        'PerplexityBot',
-        'Perplexity-User',
-        'Google-Extended',
-        'CCBot',
-        'Applebot-Extended',
-        'meta-externalagent',
-      ]),
-    );
+    expect(AI_AGENTS).toEqual(expect.arrayContaining(CONTRACT_AI_AGENTS));
     expect(AI_AGENTS).not.toContain('Googlebot');
+    expect(REQUIRED_AI_AGENTS).toEqual(CONTRACT_AI_AGENTS);
   });
 
   it('makes an MCP client of anything but a known agent, named only from the closed list', () => {

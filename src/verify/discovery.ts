@@ -5,6 +5,7 @@
  * security.txt. Their bodies were validated by the GET checks; these check what the contract says
  * they point at.
  */
+import { REQUIRED_AI_AGENTS } from '../agents.ts';
 import {
   API_CATALOG_PATH,
   API_PATH,
@@ -45,22 +46,6 @@ const HINT =
   'another release, or a proxy that rewrites the document, answers here: compare with the contract and the served OpenAPI document';
 
 type Builder = (answer: Answer, base: string, gets: Map<string, Answer>) => Check | Promise<Check>;
-
-/** The AI agents the contract names, each with a robots.txt group of its own. */
-const AI_AGENTS = [
-  'GPTBot',
-  'OAI-SearchBot',
-  'ChatGPT-User',
-  'ClaudeBot',
-  'Claude-User',
-  'Claude-SearchBot',
-  'PerplexityBot',
-  'Perplexity-User',
-  'Google-Extended',
-  'CCBot',
-  'Applebot-Extended',
-  'meta-externalagent',
-];
 
 const sha256 = async (text: string) =>
   `sha256:${[...new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)))].map((byte) => byte.toString(16).padStart(2, '0')).join('')}`;
@@ -158,7 +143,7 @@ const DOCUMENTS: Record<string, Builder> = {
     const named = new Set([...answer.body.matchAll(/^User-agent: *(\S+)/gim)].map((match) => match[1]!.toLowerCase()));
     const problems = [
       ...lines.filter(([, line]) => !line.test(answer.body)).map(([name]) => `no line ${name}`),
-      ...AI_AGENTS.filter((agent) => !named.has(agent.toLowerCase())).map((agent) => `no group for ${agent}`),
+      ...REQUIRED_AI_AGENTS.filter((agent) => !named.has(agent.toLowerCase())).map((agent) => `no group for ${agent}`),
     ];
     return checkAll(
       'discovery.robots',

@@ -8,6 +8,7 @@
 import robotsParser from 'robots-parser';
 import { describe, expect, it } from 'vitest';
 import { AI_AGENTS } from '../../src/agents.ts';
+import { CONTRACT_AI_AGENTS } from '../support/cases.ts';
 import { buildRobotsTxt, contentUsage } from '../../src/discovery/robots.ts';
 import { BASE } from '../support/handler.ts';
 
@@ -74,20 +75,7 @@ describe('buildRobotsTxt', () => {
     expect(custom).toContain('\nContent-Signal: search=yes, ai-input=no, ai-train=no\nContent-Usage: search=y, train-ai=n\n');
   });
 
-  it.each([
-    'GPTBot',
-    'OAI-SearchBot',
-    'ChatGPT-User',
-    'ClaudeBot',
-    'Claude-User',
-    'Claude-SearchBot',
-    'PerplexityBot',
-    'Perplexity-User',
-    'Google-Extended',
-    'CCBot',
-    'Applebot-Extended',
-    'meta-externalagent',
-  ])('names %s, as the contract requires, and allows it everything', (agent) => {
+  it.each(CONTRACT_AI_AGENTS)('names %s, as the contract requires, and allows it everything', (agent) => {
     expect(AI_AGENTS).toContain(agent);
     expect(text.split('\n')).toContain(`User-agent: ${agent}`);
     expect(robots.isAllowed(`${BASE}/api/v1/product`, agent)).toBe(true);

@@ -8,6 +8,7 @@
  * documents: the root as Markdown and a browser's redirect, the sitemap, the product as JSON-LD, the
  * Agent Skill at both paths with its digest, Content-Usage, and security.txt (set on the second service).
  */
+import { CONTRACT_AI_AGENTS } from '../support/cases.ts';
 import { createHash } from 'node:crypto';
 import { parse as parseYaml } from 'yaml';
 import LinkHeader from 'http-link-header';
@@ -74,21 +75,6 @@ const ROOT_LINKS: Record<string, string> = {
   sitemap: 'application/xml',
   skill: 'text/markdown',
 };
-/** The contract's AI agents, each with a robots.txt group of its own. */
-const AI_AGENTS = [
-  'GPTBot',
-  'OAI-SearchBot',
-  'ChatGPT-User',
-  'ClaudeBot',
-  'Claude-User',
-  'Claude-SearchBot',
-  'PerplexityBot',
-  'Perplexity-User',
-  'Google-Extended',
-  'CCBot',
-  'Applebot-Extended',
-  'meta-externalagent',
-];
 const SECURITY_CONTACT = 'mailto:security@example.com';
 
 const INITIALIZE = JSON.stringify({
@@ -334,14 +320,14 @@ describe.each(ENTRIES)('%s entry: the front door', (runtime) => {
 
     it(`carries Content-Signal: ${DEFAULT_SIGNAL} (CONTENT_SIGNAL unset) and Content-Usage: search=y in every group`, () => {
       const groups = text.split('\n').filter((line) => /^user-agent:/i.test(line)).length;
-      expect(groups).toBeGreaterThan(AI_AGENTS.length);
+      expect(groups).toBeGreaterThan(CONTRACT_AI_AGENTS.length);
       expect(text.split('\n').filter((line) => /^content-signal:/i.test(line))).toEqual(
         Array(groups).fill(`Content-Signal: ${DEFAULT_SIGNAL}`),
       );
       expect(text.split('\n').filter((line) => /^content-usage:/i.test(line))).toEqual(Array(groups).fill('Content-Usage: search=y'));
     });
 
-    it.each(AI_AGENTS)('names %s in a group of its own, allowed everything', (agent) => {
+    it.each(CONTRACT_AI_AGENTS)('names %s in a group of its own, allowed everything', (agent) => {
       expect(text.split('\n')).toContain(`User-agent: ${agent}`);
       const robots = robotsParser(`${base}/robots.txt`, text);
       for (const path of ['/', '/api/v1/product', '/skill.md', '/sitemap.xml'])

@@ -68,3 +68,19 @@ export const CONTRACT_DOCS_CSP: Record<string, string[]> = {
   'base-uri': ["'none'"],
   'frame-ancestors': ["'none'"],
 };
+
+/** The AI agents the contract names, each owed a robots.txt group of its own ("Discovery documents"). */
+export const CONTRACT_AI_AGENTS = [
+  'GPTBot',
+  'OAI-SearchBot',
+  'ChatGPT-User',
+  'ClaudeBot',
+  'Claude-User',
+  'Claude-SearchBot',
+  'PerplexityBot',
+  'Perplexity-User',
+  'Google-Extended',
+  'CCBot',
+  'Applebot-Extended',
+  'meta-externalagent',
+];
