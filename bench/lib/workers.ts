@@ -73,7 +73,8 @@ export async function workersCpu(requests = 300, rounds = 3): Promise<WorkersCpu
       modulesRoot: dir,
       compatibilityDate: '2026-04-26',
       compatibilityFlags: ['nodejs_compat'],
-      bindings: { RATE_LIMIT_QUOTA: QUOTA },
+      // {base} is never a request's Host on Workers: the deployment names it.
+      bindings: { RATE_LIMIT_QUOTA: QUOTA, PUBLIC_BASE_URL: 'http://worker.test' },
       durableObjects: { RATE_LIMIT_COUNTER: 'RateLimitCounter' },
     });
     await mf.ready;
