@@ -6,9 +6,16 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isServedPath } from '../../src/routes.ts';
-import { frame } from '../support/mcp.ts';
 import { freePort, startRedis, type RedisServer } from '../support/redis.ts';
-import { ensurePlatformTools, platformProject, remaining, request, startPlatform, type RunningPlatform } from '../support/platforms.ts';
+import {
+  ensurePlatformTools,
+  platformProject,
+  remaining,
+  request,
+  servesTheService,
+  startPlatform,
+  type RunningPlatform,
+} from '../support/platforms.ts';
 
 const UNSERVED = ['/nope', '/api', '/api/v2', '/api/v1/other', '/mcp/other', '/.netlify/functions/product-discovery'];
 /** A few function requests, each loading the service on a busy machine. */
@@ -38,33 +45,7 @@ afterAll(async () => {
 });
 
 describe('Netlify (netlify dev --offline)', () => {
-  it(
-    "serves the service on the paths config.path lists, with {base} from Netlify's URL",
-    async () => {
-      const root = await request(`${netlify.url}/`, { headers: { host: 'evil.example' } });
-      expect(root.status, netlify.output()).toBe(200);
-      // `netlify dev` sets URL to the address it serves; a forged Host changes nothing.
-      expect(JSON.parse(root.text).links.api).toBe(`${netlify.url}/api/v1`);
-      const health = await request(`${netlify.url}/api/v1/health`);
-      expect(JSON.parse(health.text)).toMatchObject({ status: 'ok', rateLimitStore: 'redis' });
-      const llms = await request(`${netlify.url}/llms.txt`);
-      expect(llms.status).toBe(200);
-      expect(llms.headers['content-type']).toBe('text/markdown; charset=utf-8');
-      expect(llms.headers['ratelimit-policy']).toBe('"default";q=1000;w=3600');
-    },
-    SLOW,
-  );
-
-  it(
-    'answers MCP with the request body passed through',
-    async () => {
-      const { headers, body } = frame('legacy', 'tools/list');
-      const answer = await request(`${netlify.url}/mcp`, { method: 'POST', headers, body });
-      expect(answer.status).toBe(200);
-      expect(JSON.parse(answer.text).result.tools.map((tool: { name: string }) => tool.name)).toContain('search');
-    },
-    SLOW,
-  );
+  servesTheService(() => netlify, "config.path lists, with {base} from Netlify's URL");
 
   it(
     "leaves every other path to the site: Netlify's 404, not the service's problem",

@@ -8,9 +8,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isServedPath } from '../../src/routes.ts';
 import { sleep } from '../support/e2e.ts';
-import { frame } from '../support/mcp.ts';
 import { freePort, startRedis, type RedisServer } from '../support/redis.ts';
-import { ensurePlatformTools, platformProject, remaining, request, startPlatform, type RunningPlatform } from '../support/platforms.ts';
+import {
+  ensurePlatformTools,
+  platformProject,
+  remaining,
+  request,
+  servesTheService,
+  startPlatform,
+  type RunningPlatform,
+} from '../support/platforms.ts';
 
 const UNSERVED = ['/nope', '/api', '/api/v2', '/api/v1/other', '/api/other', '/mcp/other', '/.env', '/index.html'];
 
@@ -42,33 +49,7 @@ afterAll(async () => {
 });
 
 describe('Vercel (vercel dev --local)', () => {
-  it(
-    "serves the service on the paths vercel.json routes, with {base} from Vercel's deployment URL",
-    async () => {
-      const root = await request(`${vercel.url}/`, { headers: { host: 'evil.example' } });
-      expect(root.status, vercel.output()).toBe(200);
-      // `vercel dev` sets VERCEL_URL to the address it listens on; a forged Host changes nothing.
-      expect(JSON.parse(root.text).links.api).toBe(`${vercel.url}/api/v1`);
-      const health = await request(`${vercel.url}/api/v1/health`);
-      expect(JSON.parse(health.text)).toMatchObject({ status: 'ok', rateLimitStore: 'redis' });
-      const llms = await request(`${vercel.url}/llms.txt`);
-      expect(llms.status).toBe(200);
-      expect(llms.headers['content-type']).toBe('text/markdown; charset=utf-8');
-      expect(llms.headers['ratelimit-policy']).toBe('"default";q=1000;w=3600');
-    },
-    SLOW,
-  );
-
-  it(
-    'answers MCP with the request body passed through',
-    async () => {
-      const { headers, body } = frame('legacy', 'tools/list');
-      const answer = await request(`${vercel.url}/mcp`, { method: 'POST', headers, body });
-      expect(answer.status).toBe(200);
-      expect(JSON.parse(answer.text).result.tools.map((tool: { name: string }) => tool.name)).toContain('search');
-    },
-    SLOW,
-  );
+  servesTheService(() => vercel, "vercel.json routes, with {base} from Vercel's deployment URL");
 
   it("leaves every other path to Vercel: its own 404, not the service's problem", async () => {
     for (const path of UNSERVED) {

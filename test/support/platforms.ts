@@ -10,7 +10,9 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 
 import { request as httpRequest, type OutgoingHttpHeaders } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { expect, it } from 'vitest';
 import { ROOT } from './entries.ts';
+import { frame } from './mcp.ts';
 import { sleep } from './e2e.ts';
 
 export const TOOLS = join(ROOT, 'test/platforms');
@@ -156,3 +158,41 @@ export function request(
 
 /** `r` of the answer's RateLimit field: what remains for the client the answer was counted against. */
 export const remaining = (answer: Answer): number => Number(/;r=(\d+)/.exec(answer.headers['ratelimit'] ?? '')?.[1] ?? NaN);
+
+/**
+ * What every platform's local server must show of the service: its documents on the paths the
+ * platform routes, `{base}` from the platform's own URL (a forged Host changes nothing), the quota
+ * counted in Redis, and MCP with the request body passed through. `routing` names how the platform
+ * routes the paths, for the test's name.
+ */
+export function servesTheService(platform: () => RunningPlatform, routing: string): void {
+  const SLOW = 120_000;
+  it(
+    `serves the service on the paths ${routing}`,
+    async () => {
+      const { url, output } = platform();
+      const root = await request(`${url}/`, { headers: { host: 'evil.example' } });
+      expect(root.status, output()).toBe(200);
+      // The platform's local server sets its deployment URL to the address it serves.
+      expect(JSON.parse(root.text).links.api).toBe(`${url}/api/v1`);
+      const health = await request(`${url}/api/v1/health`);
+      expect(JSON.parse(health.text)).toMatchObject({ status: 'ok', rateLimitStore: 'redis' });
+      const llms = await request(`${url}/llms.txt`);
+      expect(llms.status).toBe(200);
+      expect(llms.headers['content-type']).toBe('text/markdown; charset=utf-8');
+      expect(llms.headers['ratelimit-policy']).toBe('"default";q=1000;w=3600');
+    },
+    SLOW,
+  );
+
+  it(
+    'answers MCP with the request body passed through',
+    async () => {
+      const { headers, body } = frame('legacy', 'tools/list');
+      const answer = await request(`${platform().url}/mcp`, { method: 'POST', headers, body });
+      expect(answer.status).toBe(200);
+      expect(JSON.parse(answer.text).result.tools.map((tool: { name: string }) => tool.name)).toContain('search');
+    },
+    SLOW,
+  );
+}
