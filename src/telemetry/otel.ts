@@ -22,6 +22,7 @@ import {
 } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import type { Agent } from '../agents.ts';
+import { pathOf } from '../http.ts';
 import { TOOL_NAMES } from '../mcp/tools.ts';
 import { MCP_METHODS, MCP_PROTOCOL_VERSIONS } from '../mcp/versions.ts';
 import pkg from '../../package.json' with { type: 'json' };
@@ -103,8 +104,8 @@ export function createInstruments({ tracerProvider, meterProvider, storeKind, re
           kind: SpanKind.SERVER,
           attributes: {
             'http.request.method': method,
-            'url.path': new URL(request.url).pathname,
-            'url.scheme': new URL(request.url).protocol.slice(0, -1),
+            'url.path': pathOf(request.url),
+            'url.scheme': request.url.slice(0, request.url.indexOf(':')),
             'user_agent.original': request.headers.get('user-agent') ?? undefined,
           },
         },
