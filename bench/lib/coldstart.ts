@@ -75,23 +75,7 @@ export async function coldStart(runtime: RuntimeName): Promise<ColdStart> {
   // The service runs a bundle of plain JavaScript, so Node's reference is a hello world in plain JavaScript too.
   const helloFile = runtime === 'node' ? 'bench/baseline/node-hello-plain.mjs' : `bench/baseline/${runtime}-hello.ts`;
   const hello = () => spawnToFirst200(command(runtime, helloFile), BASELINE_READY, '/');
-  try {
-    // One discarded start of each fills the file cache.
-    await service();
-    await hello();
-    for (let i = 0; i < config.coldRuns; i++) {
-      const s = await service();
-      const h = await hello();
-      result.service.push(s.wall);
-      result.serviceCpu.push(s.cpu);
-      result.hello.push(h.wall);
-      result.helloCpu.push(h.cpu);
-      result.firstMcp.push((await firstMcp()).wall);
-    }
-  } catch (error) {
-    result.error = (error as Error).message;
-    log(`${LABEL[runtime]} cold start: ${result.error}`);
-  }
+  await pairedStarts(result, service, hello, LABEL[runtime], async () => result.firstMcp.push((await firstMcp()).wall));
   return result;
 }
 
@@ -126,6 +110,21 @@ export async function serverlessColdStart(entry: string): Promise<ColdStart> {
   const probe = (module: string) => spawnToAnswer(command(runtime, 'bench/baseline/first-answer.mjs', [], [module]));
   const service = () => probe(`${START_DIR}/${entry}.js`);
   const hello = () => probe('bench/baseline/fetch-hello.mjs');
+  await pairedStarts(result, service, hello, entry);
+  return result;
+}
+
+/**
+ * Starts the service and its hello world back to back, `config.coldRuns` times after one discarded
+ * start of each (which fills the file cache), recording wall and CPU times; a failure ends the row.
+ */
+async function pairedStarts(
+  result: ColdStart,
+  service: () => Promise<FirstAnswer>,
+  hello: () => Promise<FirstAnswer>,
+  label: string,
+  afterEach: () => Promise<unknown> = async () => {},
+): Promise<void> {
   try {
     await service();
     await hello();
@@ -136,10 +135,10 @@ export async function serverlessColdStart(entry: string): Promise<ColdStart> {
       result.serviceCpu.push(s.cpu);
       result.hello.push(h.wall);
       result.helloCpu.push(h.cpu);
+      await afterEach();
     }
   } catch (error) {
     result.error = (error as Error).message.split('\n').slice(0, 3).join(' ');
-    log(`${entry} cold start: ${result.error}`);
+    log(`${label} cold start: ${result.error}`);
   }
-  return result;
 }
