@@ -7,13 +7,13 @@
  *   dispatch [calls]   finding a path's target by exact path in a Map, as the handler does, against itty-router's Router.fetch over the same paths
  */
 import { Router } from 'itty-router';
-import { checkFacts } from '../src/facts.ts';
+import { checkFacts } from '../src/facts/check.ts';
 import { createHandler, type Handler } from '../src/handler.ts';
-import { pathOf } from '../src/http.ts';
-import { MemoryStore } from '../src/ratelimit/memory.ts';
+import { pathOf } from '../src/http/prepared.ts';
+import { MemoryStore } from '../src/ratelimit/stores/memory.ts';
 import { pathsOf } from '../src/route.ts';
 import { ROUTES } from '../src/routes.ts';
-import sampleFacts from '../src/sample-facts.json' with { type: 'json' };
+import sampleFacts from '../src/facts/sample-facts.json' with { type: 'json' };
 
 const BASE = 'http://127.0.0.1:8787';
 const facts = checkFacts('(shipped sample)', sampleFacts);

@@ -10,7 +10,7 @@
  *
  * Left out, and so resolved from node_modules at run time: the runtimes' own modules, the MCP SDK
  * (loaded on the first MCP request) and the optional peer dependencies, whose absence the code
- * reports by name (src/optional.ts).
+ * reports by name (src/util/optional.ts).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';

@@ -13,9 +13,9 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { Log, LogLevel, Miniflare } from 'miniflare';
-import { loadConfig } from '../src/config.ts';
-import { StartupError } from '../src/startup-error.ts';
-import { listenFailure, loadFacts } from '../src/start.ts';
+import { loadConfig } from '../src/startup/config.ts';
+import { StartupError } from '../src/util/startup-error.ts';
+import { listenFailure, loadFacts } from '../src/startup/start.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const { FACTS_FILE, PORT: _port, HOST: _host, RATE_LIMIT_COUNTER = 'on', ...bindings } = process.env;
@@ -100,7 +100,7 @@ async function config(): Promise<string> {
   if (!FACTS_FILE) return shipped;
   const text = await readFile(shipped, 'utf8');
   // Beside the original, so the relative paths in it still resolve.
-  await writeFile(factsAlias, text.replace('"./src/sample-facts.json"', JSON.stringify(resolve(FACTS_FILE))));
+  await writeFile(factsAlias, text.replace('"./src/facts/sample-facts.json"', JSON.stringify(resolve(FACTS_FILE))));
   return factsAlias;
 }
 

@@ -171,8 +171,8 @@ export async function main(argv: string[], io: Io = CONSOLE): Promise<number> {
 async function check(file: string, io: Io): Promise<number> {
   const [{ readFile }, { parseFacts }, { StartupError }] = await Promise.all([
     import('node:fs/promises'),
-    import('./facts.ts'),
-    import('./startup-error.ts'),
+    import('./facts/check.ts'),
+    import('./util/startup-error.ts'),
   ]);
   let text: string;
   try {
@@ -203,7 +203,7 @@ async function verify(url: string, json: boolean, io: Io): Promise<number> {
   }
   const [{ formatReport, reportJson, verify: run }, { StartupError }] = await Promise.all([
     import('./verify/index.ts'),
-    import('./startup-error.ts'),
+    import('./util/startup-error.ts'),
   ]);
   let report;
   try {

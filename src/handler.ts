@@ -11,19 +11,19 @@
  * The headers every answer carries were fixed per path at start-up (headers.ts); the rate-limit
  * fields of this request are added to them.
  */
-import { withAccessLog, type RequestInfo } from './access-log.ts';
-import { allowedOrigins, preflight } from './cors.ts';
-import { withDefaults } from './defaults.ts';
-import { checkDeprecation, deprecationNotice, type Deprecation } from './deprecation.ts';
+import { withAccessLog, type RequestInfo } from './telemetry/access-log.ts';
+import { allowedOrigins, preflight } from './http/cors.ts';
+import { withDefaults } from './util/defaults.ts';
+import { checkDeprecation, deprecationNotice, type Deprecation } from './contract/deprecation.ts';
 import { CONTENT_SIGNAL_DEFAULT } from './discovery/robots.ts';
 import { checkSecurityContact } from './discovery/security-txt.ts';
-import type { HeaderRecord } from './headers.ts';
-import { discard, pathOf, respond, unreadBody } from './http.ts';
-import { InFlight } from './in-flight.ts';
-import { errorField, jsonLinesLogger, type Logger } from './log.ts';
+import type { HeaderRecord } from './http/headers.ts';
+import { discard, pathOf, respond, unreadBody } from './http/prepared.ts';
+import { InFlight } from './http/in-flight.ts';
+import { errorField, jsonLinesLogger, type Logger } from './util/log.ts';
 import { MCP_DEFAULTS, type McpOptions } from './mcp/endpoint.ts';
 import { originRefusal } from './mcp/gate.ts';
-import { prepareProblem, type ProblemMembers } from './problems.ts';
+import { prepareProblem, type ProblemMembers } from './contract/problems.ts';
 import { clientTrust } from './ratelimit/client.ts';
 import { createRateLimit, type RateLimitOptions } from './ratelimit/index.ts';
 import { takes, type Route } from './route.ts';
@@ -31,7 +31,7 @@ import { buildSurface, type Settings, type Surface, type Target } from './surfac
 import { createTelemetry, type Observation, type TelemetryOptions } from './telemetry/index.ts';
 import type { ProblemCode, Product } from './schemas.ts';
 
-export type { RequestInfo } from './access-log.ts';
+export type { RequestInfo } from './telemetry/access-log.ts';
 
 export interface HandlerOptions {
   /** `{base}`: the public base URL used in links, problem types and `servers`. */

@@ -3,7 +3,7 @@
  * of these; dispatch, `Allow`, the response headers and the OpenAPI document all read it.
  */
 import type * as v from 'valibot';
-import type { DeprecationNotice } from './deprecation.ts';
+import type { DeprecationNotice } from './contract/deprecation.ts';
 import type { ProblemCode, Product } from './schemas.ts';
 
 export const API_PATH = '/api/v1';

@@ -4,7 +4,7 @@
  * media types, cache policy and links, whether it is counted, and its operation text and schema.
  * Dispatch, `Allow`, the response headers, the OpenAPI document and `isServedPath` all read it.
  */
-import { buildApiIndex } from './api-index.ts';
+import { buildApiIndex } from './contract/api-index.ts';
 import { buildApiCatalog } from './discovery/catalog.ts';
 import { buildJsonLd } from './discovery/jsonld.ts';
 import { buildLlmsFullText } from './discovery/llms-full.ts';
@@ -19,13 +19,13 @@ import { buildSitemap } from './discovery/sitemap.ts';
 import { buildSkillIndex, SKILL_NAME } from './discovery/skill.ts';
 import { DOCS_ASSET_CACHE, DOCS_ASSETS, pageAssets } from './docs/assets.ts';
 import { buildDocsPage } from './docs/page.ts';
-import { factsJsonSchema } from './facts-schema.ts';
-import { NO_STORE, PUBLIC_CACHE, PUBLIC_MAX_AGE_SECONDS } from './headers.ts';
+import { factsJsonSchema } from './facts/json-schema.ts';
+import { NO_STORE, PUBLIC_CACHE, PUBLIC_MAX_AGE_SECONDS } from './http/headers.ts';
 import { MCP_REFUSALS } from './mcp/gate.ts';
 import { TOOL_NAMES } from './mcp/tools.ts';
 import { MCP_PROTOCOL_VERSIONS } from './mcp/versions.ts';
-import { buildOpenApi } from './openapi.ts';
-import { problemType } from './problems.ts';
+import { buildOpenApi } from './contract/openapi.ts';
+import { problemType } from './contract/problems.ts';
 import {
   API_CATALOG_PATH,
   API_PATH,

@@ -6,14 +6,14 @@
  * start: a serverless instance answers its first request sooner and builds only what it serves.
  */
 import pkg from '../package.json' with { type: 'json' };
-import type { DeprecationNotice } from './deprecation.ts';
-import { pathHeaders, type HeaderSettings, type PathHeaders } from './headers.ts';
+import type { DeprecationNotice } from './contract/deprecation.ts';
+import { pathHeaders, type HeaderSettings, type PathHeaders } from './http/headers.ts';
 import { loadDocsAssetBodies } from './docs/assets.ts';
 import { prepareSkill } from './discovery/skill.ts';
-import { negotiated, once, prepareDocument, prepareFixed, type Prepared } from './http.ts';
+import { negotiated, once, prepareDocument, prepareFixed, type Prepared } from './http/prepared.ts';
 import { createMcpHttpEndpoint, type McpHttpEndpoint, type McpOptions } from './mcp/endpoint.ts';
 import { describeResources, resourceInfos } from './mcp/resources.ts';
-import { prepareProblem } from './problems.ts';
+import { prepareProblem } from './contract/problems.ts';
 import { API_PATH, contentTypeOf, isV1Path, pathsOf, type BuildContext, type Builder, type Route } from './route.ts';
 import { ROUTES, servedRoutes } from './routes.ts';
 import type { Health, ProblemCode, Product } from './schemas.ts';

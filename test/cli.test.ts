@@ -96,7 +96,7 @@ describe('a wrong command line: one line naming what is wrong and where to look,
 });
 
 describe('check FILE', () => {
-  const sample = () => JSON.parse(readFileSync(join(ROOT, 'src/sample-facts.json'), 'utf8'));
+  const sample = () => JSON.parse(readFileSync(join(ROOT, 'src/facts/sample-facts.json'), 'utf8'));
 
   async function check(name: string, text: string) {
     const path = join(dir, name);
@@ -134,7 +134,7 @@ describe('check FILE', () => {
   });
 
   it.each([
-    ['src/sample-facts.json', 3, "creating a gallery (product.actionsNeedingApproval[0]), which needs a person's approval"],
+    ['src/facts/sample-facts.json', 3, "creating a gallery (product.actionsNeedingApproval[0]), which needs a person's approval"],
     ['test/fixtures/notebook-facts.json', 2, "starting a paid plan (product.actionsNeedingApproval[2]), which needs a person's approval"],
   ])('refuses, in %s, a start option that performs an action needing approval marked as needing none', async (file, index, why) => {
     const facts = JSON.parse(readFileSync(join(ROOT, file), 'utf8'));

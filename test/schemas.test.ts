@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { toJsonSchema } from '@valibot/to-json-schema';
 import { ApiIndex, legacyFlagOf, ListResourcesInput, NoInput, Product, Resource, servedSchemas, StartOption } from '../src/schemas.ts';
-import sample from '../src/sample-facts.json' with { type: 'json' };
+import sample from '../src/facts/sample-facts.json' with { type: 'json' };
 
 const resource = { kind: 'docs', title: 'Documentation', url: 'https://docs.example.com/', description: 'Guides.' };
 

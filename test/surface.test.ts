@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { deprecationNotice } from '../src/deprecation.ts';
+import { deprecationNotice } from '../src/contract/deprecation.ts';
 import { buildSurface, type Settings } from '../src/surface.ts';
 import { BASE, sampleFacts } from './support/handler.ts';
 

@@ -3,10 +3,16 @@
  * and for people. An H1 with the product name, a blockquote with the summary, a paragraph, then
  * H2 sections listing `[title](url): note` links; "Optional" holds what may be skipped.
  */
-import { problemDescription } from '../problems.ts';
+import { problemDescription } from '../contract/problems.ts';
 import { API_PATH, DOCS_PATH, LLMS_FULL_PATH, MCP_PATH, OPENAPI_PATH, problemPath, PRODUCT_PATH } from '../route.ts';
 import { PROBLEM_CODES, type Product } from '../schemas.ts';
-import { AGENT_APPROVAL_RULE, approvalRule, approvalSentences, neverReturnedPhrase, privateContractSentence } from '../product-rules.ts';
+import {
+  AGENT_APPROVAL_RULE,
+  approvalRule,
+  approvalSentences,
+  neverReturnedPhrase,
+  privateContractSentence,
+} from '../facts/product-rules.ts';
 import { inline, linkItem as item } from './markdown.ts';
 
 const section = (heading: string, items: string[]) => `## ${heading}\n\n${items.join('\n')}\n`;

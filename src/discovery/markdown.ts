@@ -3,7 +3,7 @@
  * Markdown or plain text, and the body of llms-full.txt. Every fact is written out: the overview,
  * each resource, each start option with its approval rule.
  */
-import { approvalRule, needPhrase } from '../product-rules.ts';
+import { approvalRule, needPhrase } from '../facts/product-rules.ts';
 import type { Product } from '../schemas.ts';
 
 /** One line of text: Markdown needs no line breaks inside a list item or a blockquote. */

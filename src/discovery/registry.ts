@@ -56,10 +56,10 @@ export async function registryCommand(
     return 2;
   }
   const [{ StartupError }, { loadFacts }, { checkFacts }, sample, pkg] = await Promise.all([
-    import('../startup-error.ts'),
-    import('../start.ts'),
-    import('../facts.ts'),
-    import('../sample-facts.json', { with: { type: 'json' } }),
+    import('../util/startup-error.ts'),
+    import('../startup/start.ts'),
+    import('../facts/check.ts'),
+    import('../facts/sample-facts.json', { with: { type: 'json' } }),
     import('../../package.json', { with: { type: 'json' } }),
   ]);
   try {

@@ -5,7 +5,7 @@
  * and the IETF AI-preferences `Content-Usage` line say what the content may be used for; `Sitemap`
  * names the sitemap.
  */
-import { AI_AGENTS } from '../agents.ts';
+import { AI_AGENTS } from '../agents/table.ts';
 import {
   API_CATALOG_PATH,
   API_PATH,

@@ -4,7 +4,7 @@
  * each reload renews it.
  */
 import { SECURITY_TXT_PATH } from '../route.ts';
-import { StartupError } from '../startup-error.ts';
+import { StartupError } from '../util/startup-error.ts';
 
 const YEAR_MS = 365 * 24 * 60 * 60 * 1000;
 

@@ -2,7 +2,7 @@
  * @module The MCP Server Card (experimental draft, SEP-2127, served at `<streamable-http-url>/server-card`):
  * identity, transport and protocol revisions of the /mcp endpoint.
  */
-import { parseAddress } from '../ipaddr.ts';
+import { parseAddress } from '../util/ipaddr.ts';
 import { MCP_PATH } from '../route.ts';
 import type { Product } from '../schemas.ts';
 import { SERVER_CARD_SCHEMA, SERVER_CARD_TEXT_MAX, type ServerCard } from './schemas.ts';

@@ -1,5 +1,5 @@
 /** @module Serves the handler with Bun.serve. */
-import { start } from '../start.ts';
+import { start } from '../startup/start.ts';
 
 await start({
   env: process.env,

@@ -1,10 +1,10 @@
 /**
  * @module Deno Deploy, and `deno serve` anywhere: a default `{ fetch }` export over the shared
- * serverless start-up (src/platform.ts). The client is `info.remoteAddr`. PUBLIC_BASE_URL is required
+ * serverless start-up (src/startup/platform.ts). The client is `info.remoteAddr`. PUBLIC_BASE_URL is required
  * on Deno Deploy; elsewhere (`deno task serve:deploy`) `{base}` defaults to the listening address.
  */
-import { denoDeploy, platformHandler } from '../platform.ts';
-import { listeningUrl } from '../start.ts';
+import { denoDeploy, platformHandler } from '../startup/platform.ts';
+import { listeningUrl } from '../startup/start.ts';
 import pkg from '../../package.json' with { type: 'json' };
 
 const { promise: listening, resolve: listened } = Promise.withResolvers<string>();

@@ -1,5 +1,5 @@
 /** @module Serves the handler with Deno.serve. */
-import { listeningUrl, start } from '../start.ts';
+import { listeningUrl, start } from '../startup/start.ts';
 
 await start({
   env: Deno.env.toObject(),

@@ -4,7 +4,7 @@
  * Netlify reads `config` from the function file's own text, so deploy/netlify/ writes the list out
  * (generated from the same route table). The client is `context.ip`, the address Netlify's edge saw.
  */
-import { NETLIFY, platformHandler } from '../platform.ts';
+import { NETLIFY, platformHandler } from '../startup/platform.ts';
 import { servedPaths } from '../routes.ts';
 
 const handler = await platformHandler(process.env, NETLIFY);

@@ -3,7 +3,7 @@
  * by one catch-all function (deploy/vercel/). The client is `X-Real-IP`, which Vercel's edge sets
  * (a client's own X-Forwarded-For is kept and appended to, so it is never believed).
  */
-import { platformHandler, VERCEL } from '../platform.ts';
+import { platformHandler, VERCEL } from '../startup/platform.ts';
 
 const handler = await platformHandler(process.env, VERCEL);
 

@@ -1,13 +1,13 @@
 /** @module Serves the handler on Cloudflare Workers: facts bundled at deploy, configuration from the bindings. */
 import type { DurableObjectNamespace } from '@cloudflare/workers-types/latest/index.ts';
 import { env } from 'cloudflare:workers';
-import { loadConfig } from '../config.ts';
-import { StartupError } from '../startup-error.ts';
-import { checkFacts } from '../facts.ts';
+import { loadConfig } from '../startup/config.ts';
+import { StartupError } from '../util/startup-error.ts';
+import { checkFacts } from '../facts/check.ts';
 import { createHandler, type Handler } from '../handler.ts';
-import { baseUrlUnset, WORKERS } from '../platform.ts';
-import { createDurableObjectStore, RateLimitCounter } from '../ratelimit/durable-object.ts';
-import facts from '../sample-facts.json' with { type: 'json' };
+import { baseUrlUnset, WORKERS } from '../startup/platform.ts';
+import { createDurableObjectStore, RateLimitCounter } from '../ratelimit/stores/durable-object.ts';
+import facts from '../facts/sample-facts.json' with { type: 'json' };
 
 export { RateLimitCounter };
 

@@ -12,8 +12,8 @@
  * included), then in the facts' order (overview, resources, start options); a document that
  * matches no query word is left out, so a search may find nothing.
  */
-import { resourceId } from '../facts.ts';
-import { approvalNeeds, needPhrase } from '../product-rules.ts';
+import { resourceId } from '../facts/check.ts';
+import { approvalNeeds, needPhrase } from '../facts/product-rules.ts';
 import { PRODUCT_PATH } from '../route.ts';
 import type { Product } from '../schemas.ts';
 import type { FetchOutput, SearchOutput } from './schemas.ts';

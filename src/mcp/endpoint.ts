@@ -5,7 +5,7 @@
  * pays for it); a batch message by message, where its revision has batches (batch.ts). Every
  * answer leaves with the service's headers, added here.
  */
-import { mergeHeaders, type HeaderRecord, type PathHeaders } from '../headers.ts';
+import { mergeHeaders, type HeaderRecord, type PathHeaders } from '../http/headers.ts';
 import type { Product } from '../schemas.ts';
 import type { Observation } from '../telemetry/index.ts';
 import { serveBatch } from './batch.ts';

@@ -3,10 +3,10 @@
  * bodies of bounded size, and the request rebuilt as the SDK takes it. Every refusal of the MCP
  * endpoint at the HTTP level is declared and produced here; the OpenAPI document lists the same.
  */
-import { originAllowed } from '../cors.ts';
-import { admitsJson, isJsonMediaType } from '../negotiation.ts';
+import { originAllowed } from '../http/cors.ts';
+import { admitsJson, isJsonMediaType } from '../http/negotiation.ts';
 import type { ProblemCode } from '../schemas.ts';
-import { discard } from '../http.ts';
+import { discard } from '../http/prepared.ts';
 import type { McpOptions } from './endpoint.ts';
 
 /** The problems /mcp answers before the SDK sees a request (the rate limit's aside). */

@@ -5,7 +5,7 @@
  */
 import { toJsonSchema } from '@valibot/to-json-schema';
 import type * as v from 'valibot';
-import { approvalSentences, privacySentence } from '../product-rules.ts';
+import { approvalSentences, privacySentence } from '../facts/product-rules.ts';
 import type { Product } from '../schemas.ts';
 import type { Document, Library } from './documents.ts';
 import { PlanSafeStartArgs } from './schemas.ts';

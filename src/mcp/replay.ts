@@ -6,7 +6,7 @@
  * the status, headers and bytes are kept, and later requests get the same bytes with their own `id`
  * (JSON-RPC 2.0 section 5: the response carries the request's id). Bounded: the oldest entry goes first.
  */
-import { mergeHeaders, type HeaderRecord } from '../headers.ts';
+import { mergeHeaders, type HeaderRecord } from '../http/headers.ts';
 
 /** The request headers the SDK reads to decide an answer (after the gate normalised Accept). */
 const KEY_HEADERS = ['mcp-protocol-version', 'mcp-method', 'mcp-name', 'accept', 'content-type'];

@@ -20,8 +20,8 @@ import {
 import { memorySkillFiles, SkillsExtension, type SkillCatalog } from '@modelcontextprotocol/server/ext/skills';
 import { toStandardJsonSchema } from '@valibot/to-json-schema';
 import type * as v from 'valibot';
-import { PUBLIC_MAX_AGE_SECONDS } from '../headers.ts';
-import { approvalSentences, privacySentence, privateContractSentence } from '../product-rules.ts';
+import { PUBLIC_MAX_AGE_SECONDS } from '../http/headers.ts';
+import { approvalSentences, privacySentence, privateContractSentence } from '../facts/product-rules.ts';
 import { productMarkdown } from '../discovery/markdown.ts';
 import { SKILL_FACTS_FILE } from '../discovery/skill.ts';
 import type { SkillFile } from '../route.ts';

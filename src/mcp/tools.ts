@@ -5,7 +5,7 @@
  * directories read such wording as prompt injection, so guidance goes in the server's instructions.
  */
 import type * as v from 'valibot';
-import { listed, neverReturnedPhrase } from '../product-rules.ts';
+import { listed, neverReturnedPhrase } from '../facts/product-rules.ts';
 import { legacyFlagOf, ListResourcesInput, NoInput, ProductFacts, ResourceList, servedSchemas, type Product } from '../schemas.ts';
 import type { Library } from './documents.ts';
 import { fetchOutputSchema, FetchInput, SearchInput, SearchOutput } from './schemas.ts';

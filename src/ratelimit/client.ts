@@ -3,8 +3,8 @@
  * IPv6 ones included) count per address; other IPv6 addresses per network prefix, since one subscriber
  * usually holds a whole /56 and could otherwise rotate addresses to multiply the quota.
  */
-import { formatAddress, masked, parseAddress } from '../ipaddr.ts';
-import { StartupError } from '../startup-error.ts';
+import { formatAddress, masked, parseAddress } from '../util/ipaddr.ts';
+import { StartupError } from '../util/startup-error.ts';
 
 /** At 0 X-Forwarded-For is ignored: the connection's address is the client. */
 export const TRUST_PROXY_HOPS_DEFAULT = 0;

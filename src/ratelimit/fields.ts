@@ -3,7 +3,7 @@
  * syntax of -08 to -11: RFC 9651 Lists of one policy item with `q`, `w`, `r` and `t`) and their X- forms.
  * The draft may still rename its parameters: they are written here only.
  */
-import type { HeaderRecord } from '../headers.ts';
+import type { HeaderRecord } from '../http/headers.ts';
 import type { RateLimitState } from './limiter.ts';
 
 /** The fields fixed by a policy: RateLimit-Policy, naming it with its quota and window, and the quota. */

@@ -4,17 +4,17 @@
  * networks hold the client's address), and each request's verdict: the header fields its answer
  * carries and, over quota or failing closed, its refusal.
  */
-import { withDefaults } from '../defaults.ts';
-import type { HeaderRecord } from '../headers.ts';
-import type { Logger } from '../log.ts';
-import { importOptional } from '../optional.ts';
-import type { ProblemMembers } from '../problems.ts';
+import { withDefaults } from '../util/defaults.ts';
+import type { HeaderRecord } from '../http/headers.ts';
+import type { Logger } from '../util/log.ts';
+import { importOptional } from '../util/optional.ts';
+import type { ProblemMembers } from '../contract/problems.ts';
 import { addressKey, clientAddress, type ClientTrust } from './client.ts';
 import { policyFields, stateFields } from './fields.ts';
 import { Limiter, type Quota, type RateLimitState } from './limiter.ts';
-import { MemoryStore } from './memory.ts';
+import { MemoryStore } from './stores/memory.ts';
 import { checkPolicies, policyMatcher, type PolicyInput } from './policies.ts';
-import { redisTargetOf, type RedisChoice, type RedisMode, type RedisTarget } from './redis-target.ts';
+import { redisTargetOf, type RedisChoice, type RedisMode, type RedisTarget } from './stores/redis-target.ts';
 import type { CounterStore } from './store.ts';
 
 export interface RateLimitOptions extends RedisChoice {
@@ -66,8 +66,8 @@ export interface RateLimit {
 async function sharedStore(options: RateLimitOptions, target: RedisTarget | undefined): Promise<CounterStore | undefined> {
   // The Redis client is loaded only by a service that uses it, and installed only by one that does.
   if (target) return (await loadRedis(target.mode)).createRedisStore(target);
-  if (options.dynamoDbTable) return (await import('./dynamodb.ts')).createDynamoDbStore(options.dynamoDbTable);
-  if (options.denoKv) return (await import('./deno-kv.ts')).createDenoKvStore(options.denoKv);
+  if (options.dynamoDbTable) return (await import('./stores/dynamodb.ts')).createDynamoDbStore(options.dynamoDbTable);
+  if (options.denoKv) return (await import('./stores/deno-kv.ts')).createDenoKvStore(options.denoKv);
   return undefined;
 }
 
@@ -163,4 +163,4 @@ const REDIS_VARIABLE: Record<RedisMode, string> = {
 };
 
 const loadRedis = (mode: RedisMode) =>
-  importOptional(() => import('./redis.ts'), ['@redis/client'], `${REDIS_VARIABLE[mode]} (the Redis rate-limit store)`);
+  importOptional(() => import('./stores/redis.ts'), ['@redis/client'], `${REDIS_VARIABLE[mode]} (the Redis rate-limit store)`);

@@ -5,8 +5,8 @@
  * memory per instance; fail closed marks the request unavailable. Losing and regaining the store is
  * logged once each, not once per request.
  */
-import type { Logger } from '../log.ts';
-import { MemoryStore } from './memory.ts';
+import type { Logger } from '../util/log.ts';
+import { MemoryStore } from './stores/memory.ts';
 import type { CounterStore } from './store.ts';
 
 /** A policy's name and what it allows. */

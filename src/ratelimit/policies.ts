@@ -5,8 +5,8 @@
  * address matches IPv4 networks as the IPv4 address it carries (the same rule that keys it).
  */
 import * as v from 'valibot';
-import { StartupError } from '../startup-error.ts';
-import { contains, parseAddress, parseNetwork } from '../ipaddr.ts';
+import { StartupError } from '../util/startup-error.ts';
+import { contains, parseAddress, parseNetwork } from '../util/ipaddr.ts';
 
 const whole = (what: string, min: number, max: number) =>
   v.pipe(

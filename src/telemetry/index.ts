@@ -4,7 +4,7 @@
  * `Server-Timing` header while SERVER_TIMING is on. With neither, `observe` hands out one shared
  * observation that only passes calls through, and nothing of OpenTelemetry is ever loaded.
  */
-import { mcpAgentOf, type Agent } from '../agents.ts';
+import { mcpAgentOf, type Agent } from '../agents/table.ts';
 import type { Instruments } from './otel.ts';
 
 export interface TelemetryOptions {
@@ -144,7 +144,7 @@ export async function createTelemetry(
     tracerProvider || meterProvider
       ? (await import('./otel.ts')).createInstruments({ tracerProvider, meterProvider, ...context })
       : undefined;
-  const classify = instruments || accessLog ? (await import('../user-agent.ts')).agentOf : unclassified;
+  const classify = instruments || accessLog ? (await import('../agents/classify.ts')).agentOf : unclassified;
   if (!instruments && !serverTiming) return { observe: (request) => new PassThrough(request, classify) };
   return { observe: (request) => new Observed(request, classify, serverTiming, instruments) };
 }

@@ -21,8 +21,8 @@ import {
   type TracerProvider,
 } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
-import type { Agent } from '../agents.ts';
-import { pathOf } from '../http.ts';
+import type { Agent } from '../agents/table.ts';
+import { pathOf } from '../http/prepared.ts';
 import { TOOL_NAMES } from '../mcp/tools.ts';
 import { MCP_METHODS, MCP_PROTOCOL_VERSIONS } from '../mcp/versions.ts';
 import pkg from '../../package.json' with { type: 'json' };

@@ -4,8 +4,8 @@
  * name, which the exporters read themselves, and Prometheus text at /metrics on METRICS_PORT, a
  * listener of its own. Its packages are optional: a service that never sets these never loads them.
  */
-import { importOptional } from '../optional.ts';
-import { StartupError } from '../startup-error.ts';
+import { importOptional } from '../util/optional.ts';
+import { StartupError } from '../util/startup-error.ts';
 import pkg from '../../package.json' with { type: 'json' };
 
 export interface TelemetryConfig {

@@ -5,7 +5,7 @@
  * security.txt. Their bodies were validated by the GET checks; these check what the contract says
  * they point at.
  */
-import { REQUIRED_AI_AGENTS } from '../agents.ts';
+import { REQUIRED_AI_AGENTS } from '../agents/table.ts';
 import {
   API_CATALOG_PATH,
   API_PATH,

@@ -4,7 +4,7 @@
  * coherent with each other, ETag on GET 200s, no-store on errors and health, and the deprecation
  * fields while the index announces one.
  */
-import { EXPOSED_HEADERS } from '../headers.ts';
+import { EXPOSED_HEADERS } from '../http/headers.ts';
 import { HEALTH_PATH, isV1Path, OPENAPI_PATH } from '../route.ts';
 import type { ApiIndex } from '../schemas.ts';
 import { linkTargets, tokens } from './fields.ts';

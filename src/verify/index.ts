@@ -17,7 +17,7 @@ import { mcpChecks } from './mcp.ts';
 import { staleness } from './ratelimit.ts';
 import { fail, pass, type Check, type Report } from './report.ts';
 import { MAX_REQUESTS, Session, Stop, type Answer } from './session.ts';
-import { importOptional } from '../optional.ts';
+import { importOptional } from '../util/optional.ts';
 
 export { formatReport, reportJson, type Check, type Report } from './report.ts';
 export { MAX_REQUESTS } from './session.ts';

@@ -4,7 +4,7 @@
  * whether they agree with the X-RateLimit-* fields and with the time the answer was made.
  */
 import { parseList, type Item } from 'structured-headers';
-import { RATE_LIMIT_HEADERS } from '../headers.ts';
+import { RATE_LIMIT_HEADERS } from '../http/headers.ts';
 import type { Answer } from './session.ts';
 
 /**

@@ -7,7 +7,7 @@
  */
 import robotsParser from 'robots-parser';
 import { describe, expect, it } from 'vitest';
-import { AI_AGENTS } from '../../src/agents.ts';
+import { AI_AGENTS } from '../../src/agents/table.ts';
 import { CONTRACT_AI_AGENTS } from '../support/cases.ts';
 import { buildRobotsTxt, contentUsage } from '../../src/discovery/robots.ts';
 import { BASE } from '../support/handler.ts';

@@ -5,8 +5,8 @@
  * createHandler option.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.ts';
-import { StartupError } from '../../src/startup-error.ts';
+import { loadConfig } from '../../src/startup/config.ts';
+import { StartupError } from '../../src/util/startup-error.ts';
 import { BASE, closeHandlers, get, makeHandler, sampleFacts } from '../support/handler.ts';
 
 afterAll(closeHandlers);

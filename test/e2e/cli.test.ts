@@ -104,7 +104,7 @@ describe('check FILE', () => {
     const trace = join(dir, 'imports.txt');
     writeFileSync(trace, '');
     const tracer = pathToFileURL(join(ROOT, 'test/support/trace-imports.mjs')).href;
-    const result = await run(process.execPath, ['--import', tracer, BIN, 'check', 'src/sample-facts.json'], { TRACE_IMPORTS: trace });
+    const result = await run(process.execPath, ['--import', tracer, BIN, 'check', 'src/facts/sample-facts.json'], { TRACE_IMPORTS: trace });
     expect(result.code, result.stderr).toBe(0);
     const loaded = [...new Set(readFileSync(trace, 'utf8').split('\n').filter(Boolean))];
     const ours = loaded.filter((url) => url.includes('/dist/')).map((url) => url.slice(url.lastIndexOf('/dist/') + 6));

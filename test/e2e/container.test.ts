@@ -77,7 +77,7 @@ describe('the container image', () => {
     expect(config.User).toBe('65532:65532');
     expect(config.StopSignal).toBe('SIGTERM');
     expect(config.Env).toEqual(expect.arrayContaining(['HOST=0.0.0.0', 'PORT=8080']));
-    expect(healthcheck.Test).toEqual(['CMD', '/nodejs/bin/node', 'dist/healthcheck.js']);
+    expect(healthcheck.Test).toEqual(['CMD', '/nodejs/bin/node', 'dist/startup/healthcheck.js']);
     const ids = await podman('exec', NAME, '/nodejs/bin/node', '-e', 'console.log(process.getuid(), process.getgid())');
     expect(ids.trim()).toBe('65532 65532');
   });
@@ -86,7 +86,7 @@ describe('the container image', () => {
     const healthy = await podmanStatus('healthcheck', 'run', NAME);
     expect(healthy.code, healthy.output).toBe(0);
     // The same probe against a port nothing listens on.
-    const probe = await podmanStatus('exec', '-e', 'PORT=1', NAME, '/nodejs/bin/node', 'dist/healthcheck.js');
+    const probe = await podmanStatus('exec', '-e', 'PORT=1', NAME, '/nodejs/bin/node', 'dist/startup/healthcheck.js');
     expect(probe.code).toBe(1);
     expect(probe.output).toMatch(/no answer on port 1/);
   });

@@ -29,7 +29,7 @@ import { PREFLIGHTS, WRONG_METHODS } from '../support/cases.ts';
 import { ENTRIES, ROOT, startEntry, type RunningEntry } from '../support/entries.ts';
 
 const QUOTA = 1_000_000;
-const SAMPLE_FACTS = JSON.parse(readFileSync(`${ROOT}src/sample-facts.json`, 'utf8'));
+const SAMPLE_FACTS = JSON.parse(readFileSync(`${ROOT}src/facts/sample-facts.json`, 'utf8'));
 
 const JSON_TYPES = ['application/json'];
 const OPENAPI_TYPES = ['application/json', 'application/openapi+json'];

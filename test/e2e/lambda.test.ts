@@ -251,7 +251,7 @@ describe('the Lambda module refusing to load', () => {
   });
 
   it('with a refused FACTS_FILE, naming the file and the field', async () => {
-    const facts = JSON.parse(readFileSync(join(ROOT, 'src/sample-facts.json'), 'utf8'));
+    const facts = JSON.parse(readFileSync(join(ROOT, 'src/facts/sample-facts.json'), 'utf8'));
     facts.resources[1].url = 'https://editor:hunter2-pass@docs.example.com/';
     const path = join(dir, 'credential.json');
     writeFileSync(path, JSON.stringify(facts));

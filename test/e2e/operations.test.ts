@@ -8,7 +8,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import sample from '../../src/sample-facts.json' with { type: 'json' };
+import sample from '../../src/facts/sample-facts.json' with { type: 'json' };
 import { RUNTIMES, startEntry, type RunningEntry } from '../support/entries.ts';
 import { eventually, sleep } from '../support/ratelimit.ts';
 import { startRedis, type RedisServer } from '../support/redis.ts';

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { factsJsonSchema } from '../../src/facts-schema.ts';
+import { factsJsonSchema } from '../../src/facts/json-schema.ts';
 import { send } from '../support/e2e.ts';
 import { ROOT } from '../support/entries.ts';
 import pkg from '../../package.json' with { type: 'json' };
@@ -280,7 +280,7 @@ describe('the packed product-discovery bin', () => {
   it('`check` accepts a good facts file (exit 0) and refuses a bad one with the start-up message (exit 1)', async () => {
     const good = join(dir, 'good.json');
     const bad = join(dir, 'bad.json');
-    const sample = JSON.parse(readFileSync(join(ROOT, 'src/sample-facts.json'), 'utf8'));
+    const sample = JSON.parse(readFileSync(join(ROOT, 'src/facts/sample-facts.json'), 'utf8'));
     writeFileSync(good, JSON.stringify(sample));
     sample.resources[1].url = 'https://docs.example.com/?access_token=abc';
     writeFileSync(bad, JSON.stringify(sample));

@@ -5,7 +5,7 @@
  * every instance answering, is logged once each way, and counting goes on on the promoted replica.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRedisStore } from '../../src/ratelimit/redis.ts';
+import { createRedisStore } from '../../src/ratelimit/stores/redis.ts';
 import { RUNTIMES, startEntry, type RunningEntry } from '../support/entries.ts';
 import { closeHandlers, makeHandler, send } from '../support/handler.ts';
 import { awayFromWindowEdge, checkNetworkPolicies, eventually, NETWORK_POLICIES, sleep, steadyLoad } from '../support/ratelimit.ts';

@@ -23,7 +23,7 @@ afterAll(() => new Promise<void>((resolve) => busy.close(() => resolve())));
 
 /** A copy of the shipped sample with one change, written under the OS temp directory. */
 function factsFile(name: string, change: (facts: any) => void): string {
-  const facts = JSON.parse(readFileSync(`${ROOT}src/sample-facts.json`, 'utf8'));
+  const facts = JSON.parse(readFileSync(`${ROOT}src/facts/sample-facts.json`, 'utf8'));
   change(facts);
   const path = join(dir, `${name}.json`);
   writeFileSync(path, JSON.stringify(facts, null, 2));

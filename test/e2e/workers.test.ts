@@ -317,7 +317,7 @@ describe('npm run start:workers refusing to start', () => {
   });
 
   it('names the facts file and the field it refuses', async () => {
-    const facts = JSON.parse(readFileSync(`${ROOT}src/sample-facts.json`, 'utf8'));
+    const facts = JSON.parse(readFileSync(`${ROOT}src/facts/sample-facts.json`, 'utf8'));
     facts.resources[1].url = 'https://editor:hunter2-pass@docs.example.com/';
     const path = join(dir, 'credential.json');
     writeFileSync(path, JSON.stringify(facts));

@@ -6,7 +6,7 @@
  * GET /api/v1/product, field for field, for more than one facts file and in both eras.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { checkFacts } from '../../src/facts.ts';
+import { checkFacts } from '../../src/facts/check.ts';
 import type { Product } from '../../src/schemas.ts';
 import { closeHandlers, makeHandler, sampleFacts, send } from '../support/handler.ts';
 import { ERAS, frame, initializeBody, type Era } from '../support/mcp.ts';

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { Limiter } from '../../src/ratelimit/limiter.ts';
-import { MemoryStore } from '../../src/ratelimit/memory.ts';
+import { MemoryStore } from '../../src/ratelimit/stores/memory.ts';
 import type { CounterStore } from '../../src/ratelimit/store.ts';
 import { closeHandlers, makeHandler, send } from '../support/handler.ts';
 import { awayFromWindowEdge, limits } from '../support/ratelimit.ts';

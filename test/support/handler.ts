@@ -1,10 +1,10 @@
 /** Builds handlers in-process around the shipped sample facts, and sends them requests. */
-import { checkFacts } from '../../src/facts.ts';
-import { pathHeaders } from '../../src/headers.ts';
+import { checkFacts } from '../../src/facts/check.ts';
+import { pathHeaders } from '../../src/http/headers.ts';
 import { MCP_PATH } from '../../src/route.ts';
 import { ROUTES } from '../../src/routes.ts';
 import { createHandler, type Handler, type HandlerOptions, type RequestInfo } from '../../src/handler.ts';
-import sample from '../../src/sample-facts.json' with { type: 'json' };
+import sample from '../../src/facts/sample-facts.json' with { type: 'json' };
 
 export const BASE = 'https://api.example.com';
 

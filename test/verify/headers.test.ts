@@ -6,7 +6,7 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import type { HandlerOptions } from '../../src/handler.ts';
-import { EXPOSED_HEADERS as EXPOSED } from '../../src/headers.ts';
+import { EXPOSED_HEADERS as EXPOSED } from '../../src/http/headers.ts';
 import { deprecationCheck, headerChecks } from '../../src/verify/headers.ts';
 import type { Check } from '../../src/verify/report.ts';
 import type { Answer } from '../../src/verify/session.ts';

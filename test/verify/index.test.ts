@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadDocsAssetBodies } from '../../src/docs/assets.ts';
-import { checkFacts } from '../../src/facts.ts';
+import { checkFacts } from '../../src/facts/check.ts';
 import { verify } from '../../src/verify/index.ts';
 import notebook from '../fixtures/notebook-facts.json' with { type: 'json' };
 import { BASE, closeHandlers, makeHandler } from '../support/handler.ts';

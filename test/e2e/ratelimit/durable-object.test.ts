@@ -1,5 +1,5 @@
 /**
- * Counters in Durable Objects (src/ratelimit/durable-object.ts), in workerd through Miniflare: the
+ * Counters in Durable Objects (src/ratelimit/stores/durable-object.ts), in workerd through Miniflare: the
  * real RateLimitCounter behind createDurableObjectStore, in a small Worker bundled with wrangler as
  * `wrangler deploy` bundles the service's. One object per key, counting atomically under concurrent
  * calls, a new window starting from one, the count dropped by the object's alarm after its window;

@@ -1,12 +1,12 @@
 /**
- * Connecting again and again (src/ratelimit/reconnect.ts), against a real redis-server: the backoff
+ * Connecting again and again (src/ratelimit/stores/reconnect.ts), against a real redis-server: the backoff
  * between attempts, a retry loop that keeps trying until Redis is there and stops when told, a latch
  * that reports how the first attempt went, and a bound on a wait that a hung Redis never ends.
  */
 import { createClient, type RedisClientType } from '@redis/client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { within } from '../../../src/deadline.ts';
-import { backoff, firstConnectionLatch, retrying } from '../../../src/ratelimit/reconnect.ts';
+import { within } from '../../../src/util/deadline.ts';
+import { backoff, firstConnectionLatch, retrying } from '../../../src/ratelimit/stores/reconnect.ts';
 import { startRedis, type RedisServer } from '../../support/redis.ts';
 import { sleep } from '../../support/ratelimit.ts';
 

@@ -1,5 +1,5 @@
 /**
- * The official Redis client in each of its three modes (src/ratelimit/redis-connection.ts), against
+ * The official Redis client in each of its three modes (src/ratelimit/stores/redis-connection.ts), against
  * real redis-server processes: one server, a 3-master Redis Cluster and a Sentinel-watched master.
  * The counting script (atomic, expiry on the first count only, surviving an emptied script cache),
  * how a batch may be split, failing fast instead of queueing while Redis is away, the outcome of the
@@ -7,8 +7,8 @@
  * down at first.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { connectRedis, type Increment, type RedisConnection } from '../../../src/ratelimit/redis-connection.ts';
-import type { RedisTarget } from '../../../src/ratelimit/redis-target.ts';
+import { connectRedis, type Increment, type RedisConnection } from '../../../src/ratelimit/stores/redis-connection.ts';
+import type { RedisTarget } from '../../../src/ratelimit/stores/redis-target.ts';
 import { sleep } from '../../support/ratelimit.ts';
 import {
   freePort,

@@ -1,14 +1,14 @@
 /**
- * Store failures as health reports them (src/ratelimit/redis-errors.ts), from what a real
+ * Store failures as health reports them (src/ratelimit/stores/redis-errors.ts), from what a real
  * redis-server does to the counting script: the kind of failure (a refusal with its code, no answer
  * in time, too many commands waiting, no connection), never the Redis host, port, user or password
  * that the client's own error may carry.
  */
 import { TimeoutError } from '@redis/client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { connectRedis, type RedisConnection } from '../../../src/ratelimit/redis-connection.ts';
-import { RedisStoreError, storeError } from '../../../src/ratelimit/redis-errors.ts';
-import type { RedisTarget } from '../../../src/ratelimit/redis-target.ts';
+import { connectRedis, type RedisConnection } from '../../../src/ratelimit/stores/redis-connection.ts';
+import { RedisStoreError, storeError } from '../../../src/ratelimit/stores/redis-errors.ts';
+import type { RedisTarget } from '../../../src/ratelimit/stores/redis-target.ts';
 import { freePort, redisCli, startRedis, type RedisServer } from '../../support/redis.ts';
 
 const OPTIONS = { commandTimeoutMs: 250, maxPendingCommands: 100 };

@@ -5,7 +5,7 @@
 import { createClient } from '@redis/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Handler } from '../../../src/handler.ts';
-import { createRedisStore } from '../../../src/ratelimit/redis.ts';
+import { createRedisStore } from '../../../src/ratelimit/stores/redis.ts';
 import { freePort, slowLink, startRedis, type RedisServer, type SlowLink } from '../../support/redis.ts';
 import { closeHandlers, makeHandler, send } from '../../support/handler.ts';
 import { awayFromWindowEdge, checkNetworkPolicies, eventually, limits, NETWORK_POLICIES, sleep } from '../../support/ratelimit.ts';

@@ -1,0 +1,323 @@
+/**
+ * @module The OpenAPI 3.1 document, built once per set of facts from the route table, the header
+ * rules and the valibot schemas (JSON Schema draft 2020-12, the dialect of OpenAPI 3.1).
+ */
+import * as v from 'valibot';
+import { toJsonSchemaDefs } from '@valibot/to-json-schema';
+import { describeTools, mcpMarkdown } from '../docs/mcp-markdown.ts';
+import { carriedHeaders, headerComponents, type AnswerKind } from '../http/headers.ts';
+import { listedPrompts } from '../mcp/prompts.ts';
+import { resourceInfos } from '../mcp/resources.ts';
+import { JsonRpcBatch, JsonRpcBatchResponse, MAX_BATCH_MESSAGES } from '../mcp/schemas.ts';
+import { TOOLS } from '../mcp/tools.ts';
+import { BATCH_REVISION, MCP_PROTOCOL_VERSIONS } from '../mcp/versions.ts';
+import { problemBody, problemDescription } from './problems.ts';
+import { rulesParagraph } from '../facts/product-rules.ts';
+import { allowOf, isV1Path, MCP_PATH, OPENAPI_PATH, pathsOf, type BuildContext, type Route } from '../route.ts';
+import * as discovery from '../discovery/schemas.ts';
+import * as schemas from '../schemas.ts';
+import type { ProblemCode } from '../schemas.ts';
+
+/** Every named shape the document refers to, keyed by its `v.title`. */
+const COMPONENTS = [
+  schemas.ApiIndex,
+  schemas.Health,
+  schemas.Product,
+  schemas.ProductFacts,
+  schemas.Resource,
+  schemas.StartOption,
+  schemas.ApprovalAction,
+  schemas.Deprecation,
+  schemas.Problem,
+  schemas.ProblemType,
+  schemas.OpenApiDocument,
+  schemas.FactsJsonSchema,
+  schemas.JsonRpcMessage,
+  schemas.JsonRpcResponse,
+  JsonRpcBatch,
+  JsonRpcBatchResponse,
+  discovery.RootDocument,
+  discovery.ApiCatalog,
+  discovery.LlmsText,
+  discovery.LlmsFullText,
+  discovery.RobotsText,
+  discovery.ProductMarkdown,
+  discovery.ServerCard,
+  discovery.DocsPage,
+  discovery.DocsAsset,
+  discovery.RootMarkdown,
+  discovery.SoftwareApplicationLd,
+  discovery.SitemapXml,
+  discovery.SkillMarkdown,
+  discovery.SkillIndex,
+  discovery.SecurityText,
+];
+
+const nameOf = (schema: v.GenericSchema) => v.getTitle(schema as v.SchemaWithPipe<[v.GenericSchema, v.TitleAction<unknown, string>]>)!;
+const ref = (schema: v.GenericSchema) => ({ $ref: `#/components/schemas/${nameOf(schema)}` });
+const responseRef = (name: string) => ({ $ref: `#/components/responses/${name}` });
+
+/** The `headers` of a response: the names headers.ts says an answer of that kind carries. */
+const headersOf = (path: string, kind: AnswerKind, code?: ProblemCode, route?: Route) =>
+  Object.fromEntries(carriedHeaders(path, kind, code, route).map((name) => [name, { $ref: `#/components/headers/${name}` }]));
+
+/** A document's `content`: its default media type, its other representations, and the other types its paths are in. */
+function contentOf(route: Route, context: BuildContext) {
+  const example = exampleOf(route, context);
+  return {
+    [route.mediaType]: { schema: ref(route.body), ...(example === undefined ? {} : { example }) },
+    ...Object.fromEntries((route.alternates ?? []).map(({ mediaType, body }) => [mediaType, { schema: ref(body) }])),
+    ...Object.fromEntries((route.otherMediaTypes ?? []).map((mediaType) => [mediaType, { schema: ref(route.body) }])),
+  };
+}
+
+/**
+ * A JSON document's real body, built from the facts served, as its example: readers of the
+ * reference see true values, not ones made up from the schema's patterns. (Not this document's own.)
+ */
+function exampleOf(route: Route, context: BuildContext): unknown {
+  if (typeof route.answer !== 'function' || route.path === OPENAPI_PATH || !/json/.test(route.mediaType)) return undefined;
+  return route.answer(context, pathsOf(route)[0]!.params);
+}
+
+/** Every API path outside /api/v1 carries the same problem headers: the shared responses use one of them. */
+const SHARED_PATH = '/';
+
+function problem(path: string, code: ProblemCode, description: string, base: string) {
+  return {
+    description,
+    headers: headersOf(path, 'problem', code),
+    content: { 'application/problem+json': { schema: ref(schemas.Problem), example: problemBody(base, code) } },
+  };
+}
+
+/** The refusals every route can answer: the rate limit's when it is counted, and the 404 of a path whose parameter is unknown. */
+function commonRefusals(route: Route) {
+  return {
+    ...(route.params ? { '404': responseRef('NotFound') } : {}),
+    // An uncounted route (health) is never refused: not over quota, and failing closed it answers 200 degraded.
+    ...(route.counted === false ? {} : { '429': responseRef('TooManyRequests') }),
+    '500': responseRef('InternalError'),
+    ...(route.counted === false ? {} : { '503': responseRef('ServiceUnavailable') }),
+  };
+}
+
+/** The redirects a route answers with on this service (a docs-page one only while the page is served). */
+const redirectsOf = (route: Route, { docsPage }: BuildContext) =>
+  (route.redirects ?? []).filter((redirect) => docsPage || !redirect.docsPage);
+
+function documentOperations(route: Route, context: BuildContext) {
+  const deprecated = Boolean(context.deprecation);
+  const shared = {
+    tags: [route.tag],
+    ...(isV1Path(route.path) && deprecated ? { deprecated: true } : {}),
+    ...(route.params
+      ? {
+          parameters: Object.entries(route.params).map(([name, values]) => ({
+            name,
+            in: 'path',
+            required: true,
+            schema: { type: 'string', enum: [...values] },
+          })),
+        }
+      : {}),
+  };
+  const responses = (withBody: boolean) => ({
+    '200': {
+      description: route.summary,
+      headers: headersOf(route.path, 'document', undefined, route),
+      ...(withBody ? { content: contentOf(route, context) } : {}),
+    },
+    ...(redirectsOf(route, context).length > 0
+      ? {
+          '302': {
+            description: `Found: an Accept that prefers ${redirectsOf(route, context)
+              .map((r) => `${r.mediaType} is sent to ${r.path}`)
+              .join(', ')} (empty body).`,
+            headers: headersOf(route.path, 'redirect', undefined, route),
+          },
+        }
+      : {}),
+    '304': {
+      description: 'Not modified: the If-None-Match ETag is current.',
+      headers: headersOf(route.path, 'notModified', undefined, route),
+    },
+    ...commonRefusals(route),
+  });
+  return {
+    get: { operationId: route.operationId, summary: route.summary, description: route.description, ...shared, responses: responses(true) },
+    head: {
+      operationId: route.operationId.replace(/^get/, 'head'),
+      summary: `${route.summary} (headers only)`,
+      description: "As GET, without a body. Content-Length is the GET body's length.",
+      ...shared,
+      responses: responses(false),
+    },
+  };
+}
+
+/** How to connect, each tool with its schemas, the resources: Markdown generated from the definitions the endpoint serves. */
+function mcpGuide({ base, facts }: BuildContext): string {
+  const resources = resourceInfos(base, facts);
+  return mcpMarkdown({
+    base,
+    protocolVersions: MCP_PROTOCOL_VERSIONS,
+    tools: describeTools(TOOLS, facts),
+    resources,
+    prompts: listedPrompts(),
+  });
+}
+
+function mcpOperations(route: Route, context: BuildContext) {
+  const { mcp } = context;
+  const refusals = Object.fromEntries(
+    (route.refusals ?? []).map((code) => {
+      const { status, detail } = problemDescription(code);
+      return [
+        String(status),
+        problem(
+          route.path,
+          code,
+          code === 'payload_too_large' ? `The body is larger than ${mcp.maxBodyBytes} bytes.` : detail,
+          context.base,
+        ),
+      ];
+    }),
+  );
+  return {
+    post: {
+      operationId: route.operationId,
+      summary: route.summary,
+      description:
+        `${route.description} JSON-RPC errors stay inside a JSON-RPC response; the problem responses below are HTTP-level ` +
+        `refusals (Allow: ${allowOf(route)}).\n\n${mcpGuide(context)}`,
+      tags: [route.tag],
+      requestBody: {
+        required: true,
+        description:
+          `One JSON-RPC message, at most ${mcp.maxBodyBytes} bytes; only under revision ${BATCH_REVISION} (MCP-Protocol-Version ` +
+          `${BATCH_REVISION}, or no such header) a batch of up to ${MAX_BATCH_MESSAGES} messages.`,
+        content: {
+          [route.mediaType]: {
+            schema: { anyOf: [ref(schemas.JsonRpcMessage), ref(JsonRpcBatch)] },
+            example: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'search', arguments: { query: 'pricing' } } },
+          },
+        },
+      },
+      responses: {
+        '200': {
+          description: 'The JSON-RPC response; to a batch, the responses to its requests as an array, a batch of one included.',
+          headers: headersOf(route.path, 'mcp'),
+          content: { [route.mediaType]: { schema: { anyOf: [ref(route.body), ref(JsonRpcBatchResponse)] } } },
+        },
+        '202': {
+          description: 'A notification, or a batch of only notifications and responses, was accepted.',
+          headers: headersOf(route.path, 'mcp'),
+        },
+        '400': {
+          description:
+            'A malformed MCP request, answered as a JSON-RPC error: not JSON (-32700); a batch under a revision without batches, ' +
+            `an empty batch or one over ${MAX_BATCH_MESSAGES} (-32600, id null); an unsupported revision (the supported ones listed).`,
+          headers: headersOf(route.path, 'mcpError'),
+          content: { [route.mediaType]: { schema: ref(route.body) } },
+        },
+        ...refusals,
+        ...commonRefusals(route),
+      },
+    },
+  };
+}
+
+/**
+ * Gives every `const` the `type` of its value: JSON Schema does not need it, but common OpenAPI
+ * tools (code generators, validating proxies) read a schema without `type` as "any".
+ */
+function typedConsts(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(typedConsts);
+  if (!node || typeof node !== 'object') return node;
+  const object = Object.fromEntries(Object.entries(node).map(([key, value]) => [key, key === 'const' ? value : typedConsts(value)]));
+  if ('const' in object && !('type' in object)) {
+    const value = object.const;
+    object.type = value === null ? 'null' : typeof value === 'number' ? (Number.isInteger(value) ? 'integer' : 'number') : typeof value;
+  }
+  return object;
+}
+
+export function buildOpenApi(context: BuildContext, routes: readonly Route[]): Record<string, unknown> {
+  // The start option's shape as these facts give it (v1's createsGallery only for the facts that use it).
+  const { StartOption, Product } = schemas.servedSchemas(context.facts);
+  const served: Record<string, v.GenericSchema> = { StartOption, Product };
+  const components = COMPONENTS.map((schema) => served[nameOf(schema)] ?? schema);
+  const defs = toJsonSchemaDefs(Object.fromEntries(components.map((schema) => [nameOf(schema), schema])), {
+    target: 'draft-2020-12',
+    overrideRef: ({ referenceId }) => `#/components/schemas/${referenceId}`,
+  });
+  const paths = Object.fromEntries(
+    routes.map((route) => [route.path, route.answer === 'mcp' ? mcpOperations(route, context) : documentOperations(route, context)]),
+  );
+
+  return {
+    openapi: '3.1.1',
+    info: {
+      title: context.name,
+      version: context.version,
+      summary: 'Read-only, credential-free product discovery API with an MCP endpoint for agents.',
+      description:
+        'Reviewed public facts about the product as typed JSON and as read-only MCP tools. No endpoint takes a ' +
+        'credential; unknown query parameters are ignored. Every path answers OPTIONS (CORS preflight, 204 with Allow); ' +
+        'a known path with another method answers 405 with Allow; any other path answers the 404 problem ' +
+        '`api_route_not_found`. Every response carries the rate-limit headers of the policy its client counts under: ' +
+        '`default`, or one the operator gives a network (RATE_LIMIT_POLICIES), named in RateLimit-Policy and RateLimit.' +
+        `\n\n${rulesParagraph(context.facts)}`,
+      license: { name: 'MIT', identifier: 'MIT' },
+    },
+    servers: [{ url: context.base }],
+    // Public and credential-free: no operation takes any security scheme.
+    security: [],
+    tags: [
+      { name: 'v1', description: 'The versioned REST API. It changes only by adding fields.' },
+      {
+        name: 'mcp',
+        description: `The Model Context Protocol endpoint for agents: how to connect, its tools, resources and prompts are under POST ${MCP_PATH}.`,
+      },
+      { name: 'service', description: 'The contract, the problem types and this reference page.' },
+      {
+        name: 'discovery',
+        description:
+          "Where agents and crawlers find the API: the host's root, robots.txt, the sitemap, the RFC 9727 API catalog, llms.txt and " +
+          'llms-full.txt, the MCP server card, the Agent Skill and its index, security.txt.',
+      },
+    ],
+    paths,
+    components: {
+      schemas: typedConsts(defs),
+      headers: headerComponents(),
+      responses: {
+        NotFound: problem(
+          SHARED_PATH,
+          'api_route_not_found',
+          'The path is not part of the public contract (`api_route_not_found`).',
+          context.base,
+        ),
+        TooManyRequests: problem(
+          SHARED_PATH,
+          'rate_limited',
+          'The quota is used up (`rate_limited`); `violated-policies` names the policy, as RateLimit-Policy does.',
+          context.base,
+        ),
+        InternalError: problem(
+          SHARED_PATH,
+          'internal_error',
+          'A bug on the service side (`internal_error`); `instance` identifies the failure in the logs.',
+          context.base,
+        ),
+        ServiceUnavailable: problem(
+          SHARED_PATH,
+          'service_unavailable',
+          'A dependency is down and the service fails closed (`service_unavailable`).',
+          context.base,
+        ),
+      },
+    },
+  };
+}

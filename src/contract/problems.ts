@@ -1,0 +1,103 @@
+/** @module The problem types of the contract and their RFC 9457 bodies, prepared once per path. */
+import type { HeaderRecord } from '../http/headers.ts';
+import { prepareFixed, type Prepared } from '../http/prepared.ts';
+import { problemPath } from '../route.ts';
+import type { Problem, ProblemCode, ProblemType } from '../schemas.ts';
+
+interface ProblemDefinition {
+  status: number;
+  title: string;
+  description: string;
+  detail: string;
+  resolution: string;
+}
+
+const DEFINITIONS: Record<ProblemCode, ProblemDefinition> = {
+  api_route_not_found: {
+    status: 404,
+    title: 'API route not found',
+    description: 'The requested path is not served by this API.',
+    detail: 'This route is not part of the public contract.',
+    resolution: 'See {base}/openapi.json for every route this API serves.',
+  },
+  method_not_allowed: {
+    status: 405,
+    title: 'Method not allowed',
+    description: 'The path exists but does not accept this HTTP method.',
+    detail: 'This path does not accept this method.',
+    resolution: 'Use one of the methods in the Allow header.',
+  },
+  not_acceptable: {
+    status: 406,
+    title: 'Not acceptable',
+    description: 'The Accept header admits no media type this endpoint can answer with.',
+    detail: 'The MCP endpoint answers with application/json, which the Accept header does not admit.',
+    resolution: 'Send Accept: application/json, text/event-stream (or omit Accept).',
+  },
+  payload_too_large: {
+    status: 413,
+    title: 'Payload too large',
+    description: 'The request body is larger than this endpoint accepts.',
+    detail: 'The request body is larger than the MCP endpoint accepts.',
+    resolution: 'Send one JSON-RPC message of at most the documented size.',
+  },
+  unsupported_media_type: {
+    status: 415,
+    title: 'Unsupported media type',
+    description: 'The request body is not in a media type this endpoint accepts.',
+    detail: 'The MCP endpoint accepts only application/json request bodies.',
+    resolution: 'Send the JSON-RPC message with Content-Type: application/json.',
+  },
+  origin_not_allowed: {
+    status: 403,
+    title: 'Origin not allowed',
+    description: 'Browser requests to the MCP endpoint are accepted only from allowed origins.',
+    detail: 'This Origin is not allowed to call the MCP endpoint.',
+    resolution: 'Call the MCP endpoint from an allowed origin, or from a client that sends no Origin.',
+  },
+  rate_limited: {
+    status: 429,
+    title: 'Too many requests',
+    description: 'The client used up its request quota for the current window.',
+    detail: 'The request quota for this client is used up for the current window.',
+    resolution: 'Wait the number of seconds in Retry-After, then try again.',
+  },
+  internal_error: {
+    status: 500,
+    title: 'Internal error',
+    description: 'The service failed to answer because of a bug on its side.',
+    detail: 'The service failed to answer this request.',
+    resolution: 'Try again later; if it persists, report the instance identifier to the operators.',
+  },
+  service_unavailable: {
+    status: 503,
+    title: 'Service unavailable',
+    description: 'A dependency the service needs to answer is unavailable.',
+    detail: 'A dependency needed to answer this request is unavailable.',
+    resolution: 'Wait the number of seconds in Retry-After, then try again.',
+  },
+};
+
+export const problemDescription = (code: ProblemCode): ProblemDefinition => DEFINITIONS[code];
+
+const typeUri = (base: string, code: ProblemCode) => `${base}${problemPath(code)}`;
+
+/** Members a problem may carry besides the fixed ones: they make the answer per request. */
+export type ProblemMembers = Partial<Pick<Problem, 'detail' | 'instance' | 'violated-policies'>>;
+
+export function problemBody(base: string, code: ProblemCode, members: ProblemMembers = {}): Problem {
+  const { status, title, detail, resolution } = DEFINITIONS[code];
+  return { type: typeUri(base, code), title, status, code, detail, resolution: resolution.replace('{base}', base), ...members };
+}
+
+export function problemType(base: string, code: ProblemCode): ProblemType {
+  const { status, title, description, resolution } = DEFINITIONS[code];
+  return { type: typeUri(base, code), code, title, status, description, resolution: resolution.replace('{base}', base) };
+}
+
+const PROBLEM_TYPE = 'application/problem+json; charset=utf-8';
+
+/** A problem answer: `headers` are the fixed ones of its path for this code (see headers.ts). */
+export function prepareProblem(base: string, code: ProblemCode, headers: HeaderRecord, members?: ProblemMembers): Prepared {
+  return prepareFixed(DEFINITIONS[code].status, problemBody(base, code, members), { contentType: PROBLEM_TYPE, headers });
+}

@@ -1,0 +1,147 @@
+/**
+ * @module Counters in Deno KV, on Deno only: the platform's own database on Deno Deploy
+ * (`RATE_LIMIT_DENO_KV=on`), or a file that processes on one machine share. Each window is a key of
+ * its own (`["ratelimit", <window start>, <key>]`) written with `expireIn`, so KV drops it after
+ * its window.
+ *
+ * Exact under concurrency: a count is written with `kv.atomic()` checked against the versionstamp
+ * it was read at, and read and written again when another writer came first. So that one process
+ * does not race itself, one write per key is out at a time, and the increments that arrive meanwhile
+ * go out as the next write, which adds them all (each request gets its own number of the range):
+ * retries happen only between processes. (`atomic().sum()` is exact too, but takes no `expireIn`
+ * and returns no count.)
+ */
+import { StartupError } from '../../util/startup-error.ts';
+import type { CounterStore } from '../store.ts';
+
+/** The part of Deno's KV API this store uses (declared here so the module compiles without Deno's types). */
+interface KvEntry {
+  value: unknown;
+  versionstamp: string | null;
+}
+interface Kv {
+  get(key: unknown[], options?: { consistency?: 'strong' | 'eventual' }): Promise<KvEntry>;
+  atomic(): {
+    check(entry: { key: unknown[]; versionstamp: string | null }): ReturnType<Kv['atomic']>;
+    set(key: unknown[], value: unknown, options?: { expireIn?: number }): ReturnType<Kv['atomic']>;
+    commit(): Promise<{ ok: boolean }>;
+  };
+  close(): void;
+}
+
+export interface DenoKvStoreOptions {
+  /** The longest a request waits for KV before the failure policy applies. */
+  callTimeoutMs?: number;
+}
+
+/** A store failure, worded for the health endpoint. */
+export class DenoKvStoreError extends Error {
+  override name = 'DenoKvStoreError';
+}
+
+interface Waiting {
+  resolve(count: number): void;
+  reject(error: unknown): void;
+}
+
+/** `on` opens the platform's default database; anything else is a file path. */
+export async function createDenoKvStore(setting: string, options: DenoKvStoreOptions = {}): Promise<CounterStore> {
+  const deno = (globalThis as { Deno?: { openKv?(path?: string): Promise<Kv> } }).Deno;
+  if (!deno)
+    throw new StartupError(
+      'Invalid configuration:\n  RATE_LIMIT_DENO_KV is set, but Deno KV exists only on Deno: unset it, or serve with Deno.',
+    );
+  if (!deno.openKv) {
+    throw new StartupError('Invalid configuration:\n  RATE_LIMIT_DENO_KV is set, but Deno KV is not enabled: run Deno with --unstable-kv.');
+  }
+  let kv: Kv;
+  try {
+    kv = await deno.openKv(setting === 'on' ? undefined : setting);
+  } catch (error) {
+    throw new StartupError(
+      `Invalid configuration:\n  RATE_LIMIT_DENO_KV=${JSON.stringify(setting)}: Deno KV cannot be opened (${(error as Error).message}).`,
+    );
+  }
+  return kvStore(kv, options);
+}
+
+/** The store over an open KV database (the part tested without Deno). */
+export function kvStore(kv: Kv, { callTimeoutMs = 1000 }: DenoKvStoreOptions = {}): CounterStore {
+  const keyOf = (key: string, windowStart: number) => ['ratelimit', windowStart, key];
+
+  /** Adds `n` to the key's count, kept until a second after its window ends; the count before. */
+  async function add(key: unknown[], n: number, expiresAt: number): Promise<number> {
+    const giveUpAt = Date.now() + callTimeoutMs;
+    while (Date.now() < giveUpAt) {
+      try {
+        const entry = await kv.get(key);
+        const before = typeof entry.value === 'number' ? entry.value : 0;
+        const { ok } = await kv
+          .atomic()
+          .check({ key, versionstamp: entry.versionstamp })
+          .set(key, before + n, { expireIn: Math.max(1000, expiresAt - Date.now()) })
+          .commit();
+        if (ok) return before;
+      } catch (error) {
+        // A KV file shared by processes is an SQLite database: another process's write holds the
+        // lock for a moment (SQLITE_BUSY). Anything else is a failure.
+        if (!String((error as Error)?.message).includes('database is locked')) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 2 + Math.random() * 8));
+      }
+    }
+    throw new DenoKvStoreError(`Deno KV did not answer within ${callTimeoutMs} ms`);
+  }
+
+  // Per key, one write at a time: the increments that arrive while it is out go together in the next.
+  const queues = new Map<string, { sending: boolean; waiting: Waiting[] }>();
+  function send(id: string, key: unknown[], expiresAt: number): void {
+    const queue = queues.get(id)!;
+    if (queue.sending) return;
+    if (queue.waiting.length === 0) return void queues.delete(id);
+    const batch = queue.waiting;
+    queue.waiting = [];
+    queue.sending = true;
+    bounded(add(key, batch.length, expiresAt), callTimeoutMs)
+      .then(
+        (before) => batch.forEach((waiting, i) => waiting.resolve(before + i + 1)),
+        (error: unknown) => batch.forEach((waiting) => waiting.reject(error)),
+      )
+      .finally(() => {
+        queue.sending = false;
+        send(id, key, expiresAt);
+      });
+  }
+
+  return {
+    kind: 'deno-kv',
+    increment(key, windowStart, windowMs) {
+      const id = `${windowStart}:${key}`;
+      return new Promise((resolve, reject) => {
+        let queue = queues.get(id);
+        if (!queue) queues.set(id, (queue = { sending: false, waiting: [] }));
+        queue.waiting.push({ resolve, reject });
+        send(id, keyOf(key, windowStart), windowStart + windowMs + 1000);
+      });
+    },
+    current: (key, windowStart) =>
+      bounded(
+        kv.get(keyOf(key, windowStart)).then(({ value }) => (typeof value === 'number' ? value : 0)),
+        callTimeoutMs,
+      ),
+    async close() {
+      kv.close();
+    },
+  };
+}
+
+function bounded<T>(call: Promise<T>, timeoutMs: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new DenoKvStoreError(`Deno KV did not answer within ${timeoutMs} ms`)), timeoutMs);
+  });
+  const failed = call.catch((error: unknown) => {
+    if (error instanceof DenoKvStoreError) throw error;
+    throw new DenoKvStoreError(`the Deno KV call failed (${error instanceof Error ? error.name : 'unknown error'})`);
+  });
+  return Promise.race([failed, late]).finally(() => clearTimeout(timer));
+}

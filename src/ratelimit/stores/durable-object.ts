@@ -1,0 +1,66 @@
+/**
+ * @module Counters held in Cloudflare Durable Objects: one object per client key, so every isolate
+ * and every location counts against the same number. An object runs one event at a time and its
+ * storage calls are gated, so the read-increment-write below is atomic, like the Redis script.
+ */
+import type { DurableObjectNamespace } from '@cloudflare/workers-types/latest/index.ts';
+import { DurableObject } from 'cloudflare:workers';
+import { within } from '../../util/deadline.ts';
+import type { CounterStore } from '../store.ts';
+
+interface Window {
+  start: number;
+  count: number;
+}
+
+/** The Durable Object class; export it from the Worker's main module under this name. */
+export class RateLimitCounter extends DurableObject {
+  async increment(windowStart: number, windowMs: number): Promise<number> {
+    const stored = await this.ctx.storage.get<Window>('window');
+    const count = stored?.start === windowStart ? stored.count + 1 : 1;
+    await this.ctx.storage.put('window', { start: windowStart, count });
+    // Like PEXPIRE in Redis: the count is dropped a little after its window ends.
+    if (count === 1) await this.ctx.storage.setAlarm(windowStart + windowMs + 1000);
+    return count;
+  }
+
+  async current(windowStart: number): Promise<number> {
+    const stored = await this.ctx.storage.get<Window>('window');
+    return stored?.start === windowStart ? stored.count : 0;
+  }
+
+  override async alarm(): Promise<void> {
+    await this.ctx.storage.deleteAll();
+  }
+}
+
+export interface DurableObjectStoreOptions {
+  /** The longest a request waits for the object before the failure policy applies. */
+  callTimeoutMs?: number;
+}
+
+/** A store failure, worded for the health endpoint. */
+export class DurableObjectStoreError extends Error {
+  override name = 'DurableObjectStoreError';
+}
+
+export function createDurableObjectStore(
+  namespace: DurableObjectNamespace<RateLimitCounter>,
+  { callTimeoutMs = 1000 }: DurableObjectStoreOptions = {},
+): CounterStore {
+  const counter = (key: string) => namespace.get(namespace.idFromName(key));
+  return {
+    kind: 'durable-object',
+    increment: (key, windowStart, windowMs) => bounded(() => counter(key).increment(windowStart, windowMs), callTimeoutMs),
+    current: (key, windowStart) => bounded(() => counter(key).current(windowStart), callTimeoutMs),
+    async close() {},
+  };
+}
+
+function bounded(call: () => Promise<number>, timeoutMs: number): Promise<number> {
+  const late = () => new DurableObjectStoreError(`the Durable Object did not answer within ${timeoutMs} ms`);
+  return within(timeoutMs, call(), late).catch((error: unknown) => {
+    if (error instanceof DurableObjectStoreError) throw error;
+    throw new DurableObjectStoreError(`the Durable Object call failed (${error instanceof Error ? error.name : 'unknown error'})`);
+  });
+}

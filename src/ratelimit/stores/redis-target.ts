@@ -1,0 +1,123 @@
+/** @module Which shared Redis the rate-limit counters live in: one server, a Cluster or a Sentinel-watched master. */
+import * as v from 'valibot';
+import { StartupError } from '../../util/startup-error.ts';
+
+export type RedisMode = 'standalone' | 'cluster' | 'sentinel';
+
+export type RedisTarget =
+  | { mode: 'standalone'; url: string }
+  | { mode: 'cluster'; urls: string[] }
+  | { mode: 'sentinel'; urls: string[]; masterName: string };
+
+/**
+ * How an embedding app names the shared store (`HandlerOptions.rateLimit`): at most one of the three,
+ * or a store of its own (`store`).
+ */
+export interface RedisChoice {
+  /** One Redis server: `redis://` or `rediss://`. */
+  redisUrl?: string;
+  /** Redis Cluster: seed node URLs; the client discovers the other nodes. */
+  redisClusterUrls?: string[];
+  /** Redis with Sentinel: sentinel URLs and the name of the master group they monitor. */
+  redisSentinel?: { urls: string[]; masterName: string };
+  /** A DynamoDB table (partition key `pk`, a string; TTL attribute `expires`), on AWS Lambda for one. */
+  dynamoDbTable?: string;
+  /** Deno KV, on Deno only: `on` for the platform's database (Deno Deploy), or the path of a KV file. */
+  denoKv?: string;
+}
+
+/** The choice as given: Sentinel's pair may be half set (refused), and an app may bring its own store. */
+interface StoreChoice extends Omit<RedisChoice, 'redisSentinel'> {
+  redisSentinel?: Partial<NonNullable<RedisChoice['redisSentinel']>>;
+  store?: unknown;
+}
+
+/** What a way in calls each choice, so a refusal names the ones its user wrote. */
+export interface StoreNames {
+  redisUrl: string;
+  redisClusterUrls: string;
+  sentinelUrls: string;
+  sentinelMaster: string;
+  dynamoDbTable: string;
+  denoKv: string;
+  /** A store of the app's own, where the way in takes one. */
+  store?: string;
+}
+
+const OPTION_NAMES: StoreNames = {
+  redisUrl: 'rateLimit.redisUrl',
+  redisClusterUrls: 'rateLimit.redisClusterUrls',
+  sentinelUrls: 'rateLimit.redisSentinel.urls',
+  sentinelMaster: 'rateLimit.redisSentinel.masterName',
+  dynamoDbTable: 'rateLimit.dynamoDbTable',
+  denoKv: 'rateLimit.denoKv',
+  store: 'rateLimit.store',
+};
+
+/**
+ * The one shared store rule: the Redis target the choice names, undefined for none (counters in
+ * memory, or in the app's own `store`). Two stores at once, or half of Sentinel's pair, is a
+ * StartupError naming them as `names` call them.
+ */
+export function redisTargetOf(choice: StoreChoice, names: StoreNames = OPTION_NAMES): RedisTarget | undefined {
+  const { redisUrl, redisClusterUrls, redisSentinel, dynamoDbTable, denoKv, store } = choice;
+  const sentinel = redisSentinel && (redisSentinel.urls?.length || redisSentinel.masterName) ? redisSentinel : undefined;
+  const set = [
+    redisUrl && names.redisUrl,
+    redisClusterUrls?.length && names.redisClusterUrls,
+    sentinel && names.sentinelUrls,
+    dynamoDbTable && names.dynamoDbTable,
+    denoKv && names.denoKv,
+    store !== undefined && names.store,
+  ].filter((name): name is string => typeof name === 'string');
+  if (set.length > 1) {
+    const own = names.store ? `, ${names.store} for a store of your own` : '';
+    throw new StartupError(
+      `Invalid configuration:\n  ${set.join(' and ')} are both set: choose one shared store (${names.redisUrl} for one server, ` +
+        `${names.redisClusterUrls} for a Redis Cluster, ${names.sentinelUrls} with ${names.sentinelMaster} for Sentinel, ` +
+        `${names.dynamoDbTable} for a DynamoDB table, ${names.denoKv} for Deno KV${own}).`,
+    );
+  }
+  if (sentinel && (!sentinel.urls?.length || !sentinel.masterName)) {
+    throw new StartupError(
+      `Invalid configuration:\n  ${sentinel.urls?.length ? names.sentinelMaster : names.sentinelUrls} is unset: ${names.sentinelUrls} ` +
+        `(the sentinels) and ${names.sentinelMaster} (the name of the master group they monitor) are set together or not at all.`,
+    );
+  }
+  if (redisUrl) return { mode: 'standalone', url: redisUrl };
+  if (redisClusterUrls?.length) return { mode: 'cluster', urls: redisClusterUrls };
+  if (sentinel) return { mode: 'sentinel', urls: sentinel.urls!, masterName: sentinel.masterName! };
+  return undefined;
+}
+
+const isRedisUrl = (text: string) => URL.canParse(text) && /^rediss?:$/.test(new URL(text).protocol) && new URL(text).hostname !== '';
+
+export const RedisUrl = v.pipe(
+  v.string(),
+  v.url('must be a URL such as redis://127.0.0.1:6379'),
+  v.check((text) => URL.canParse(text) && /^rediss?:$/.test(new URL(text).protocol), 'must start with redis:// or rediss://'),
+);
+
+/** Comma-separated redis:// or rediss:// URLs naming nodes (no database: a Cluster has only 0, a sentinel none). */
+export const RedisUrlList = (example: string) =>
+  v.pipe(
+    v.string(),
+    v.transform((text) =>
+      text
+        .split(',')
+        .map((item) => item.trim())
+        .filter(Boolean),
+    ),
+    v.rawCheck(({ dataset, addIssue }) => {
+      if (!dataset.typed) return;
+      const bad = dataset.value.find((item) => !isRedisUrl(item) || !/^\/?$/.test(new URL(item).pathname));
+      if (bad !== undefined) {
+        addIssue({
+          message: `"${bad}" is not a redis:// or rediss:// URL of a node with no database path: write a comma-separated list such as ${example}`,
+        });
+      } else if (new Set(dataset.value.map((item) => new URL(item).protocol)).size > 1) {
+        addIssue({ message: 'mixes redis:// and rediss://: every node is reached the same way, so use one scheme' });
+      }
+    }),
+    v.minLength(1, `must list at least one URL, such as ${example}`),
+  );

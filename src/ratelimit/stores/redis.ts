@@ -1,0 +1,162 @@
+/**
+ * @module Redis counters shared by every instance, on one server, a Cluster or a Sentinel-watched
+ * master: atomic script calls bounded by a short timeout, reconnecting by itself after an outage.
+ * Increments wait for no timer: one goes out at once, and those that arrive while it is answered
+ * go out together (one round trip, one command for Redis to parse per script call), so a busy
+ * instance pays per batch, not per request.
+ *
+ * Exact from the first request: until the first connection is made, commands wait for it (at most
+ * CONNECT_TIMEOUT_MS from the first of them) instead of failing; only a store that failed to connect,
+ * or lost its connection, rejects, and the limiter then applies the failure policy.
+ */
+import { within } from '../../util/deadline.ts';
+import { CONNECT_TIMEOUT_MS, connectRedis, type Increment } from './redis-connection.ts';
+import { RedisStoreError, storeError } from './redis-errors.ts';
+import type { RedisTarget } from './redis-target.ts';
+import type { CounterStore } from '../store.ts';
+
+export { RedisStoreError } from './redis-errors.ts';
+export type { RedisTarget } from './redis-target.ts';
+
+interface Pending extends Increment {
+  resolve(count: number): void;
+  reject(error: unknown): void;
+}
+
+export interface RedisStoreOptions {
+  /** The longest a request waits for Redis before the failure policy applies. */
+  commandTimeoutMs?: number;
+  keyPrefix?: string;
+  /**
+   * Most commands queued or waiting for an answer at once; a full queue fails fast like any other
+   * store failure. A backstop: while Redis is down or hangs, requests are not sent to it at all (see below).
+   */
+  maxPendingCommands?: number;
+}
+
+export function createRedisStore(
+  target: RedisTarget,
+  { commandTimeoutMs = 250, keyPrefix = 'ratelimit', maxPendingCommands = 10_000 }: RedisStoreOptions = {},
+): CounterStore {
+  const connection = connectRedis(target, { commandTimeoutMs, maxPendingCommands });
+
+  // Down: the first connection failed, a command failed, or one went unanswered (a hung Redis keeps
+  // its connection open and answers nothing). While down, requests are not sent to Redis at all and
+  // fail at once, so they neither wait nor pile up, nor count late when Redis resumes; one read of
+  // the key that failed at a time (every second, and on requests) probes until it answers. In a
+  // cluster that read goes to the master of the failed key's slot: the store is back only once that
+  // part of the keyspace is served again, so a failover is one loss and one recovery, not a flicker
+  // between the masters that answer and the one that does not.
+  let connecting = true;
+  let closed = false;
+  let down: { error: RedisStoreError; probeKey: string; timer: ReturnType<typeof setInterval> } | undefined;
+  // When the probe in flight was sent (0: none). One unanswered after a second is not waited for:
+  // a cluster client may hold it while it connects to a node that is gone for good.
+  let probeSentAt = 0;
+  const firstSettled = (connected: boolean) => {
+    if (!connecting) return;
+    connecting = false;
+    if (!connected) fail(new RedisStoreError('Redis is not connected'), `${keyPrefix}:probe`);
+  };
+  void connection.firstConnection.then(firstSettled);
+  // The wait starts with the first request that needs Redis, not with the store: the process may
+  // spend its first second building everything else. A first connection slower than that has failed.
+  let firstWait: Promise<void> | undefined;
+  const firstConnection = () =>
+    (firstWait ??= within(CONNECT_TIMEOUT_MS, connection.firstConnection).then(
+      () => {},
+      () => firstSettled(false),
+    ));
+
+  function fail(error: RedisStoreError, probeKey: string): void {
+    if (down || closed) return;
+    down = { error, probeKey, timer: setInterval(probe, CONNECT_TIMEOUT_MS) };
+  }
+
+  function probe(): void {
+    if (!down || (probeSentAt && Date.now() - probeSentAt < CONNECT_TIMEOUT_MS)) return;
+    const sentAt = (probeSentAt = Date.now());
+    const failed = down;
+    connection
+      .get(failed.probeKey)
+      .then(
+        () => {
+          if (down !== failed) return;
+          clearInterval(failed.timer);
+          down = undefined;
+        },
+        () => {},
+      )
+      .finally(() => probeSentAt === sentAt && (probeSentAt = 0));
+  }
+
+  function failing(): Promise<never> | undefined {
+    if (!down) return undefined;
+    probe();
+    return Promise.reject(down.error);
+  }
+
+  /** Runs one command unless the store is down, and gives up on it after `commandTimeoutMs`. */
+  async function bounded<T>(key: string, command: () => Promise<T>): Promise<T> {
+    if (connecting) await firstConnection();
+    const refused = failing();
+    if (refused) return refused;
+    const late = () => {
+      const error = new RedisStoreError(`Redis did not answer within ${commandTimeoutMs} ms`);
+      fail(error, key);
+      return error;
+    };
+    return within(commandTimeoutMs, command(), late).catch((cause: unknown) => {
+      const error = storeError(cause);
+      if (!(cause instanceof RedisStoreError)) fail(error, key);
+      throw error;
+    });
+  }
+
+  // One batch at a time waits for Redis (split into as many script calls as the mode needs); what
+  // arrives meanwhile waits for it (bounded by the timeout, after which the store is down and the
+  // next batch fails at once) and goes out as the next batch.
+  let waiting: Pending[] = [];
+  let sending = false;
+  function send(): void {
+    if (sending || waiting.length === 0) return;
+    const batch = waiting;
+    waiting = [];
+    sending = true;
+    const calls = connection.split(batch).map((group) =>
+      bounded(group[0]!.key, () => connection.increment(group)).then(
+        (counts) => group.forEach((increment, i) => increment.resolve(counts[i]!)),
+        (error: unknown) => group.forEach((increment) => increment.reject(error)),
+      ),
+    );
+    void Promise.all(calls).then(() => {
+      sending = false;
+      send();
+    });
+  }
+
+  const keyOf = (key: string, windowStart: number) => `${keyPrefix}:${windowStart}:${key}`;
+
+  return {
+    kind: 'redis',
+    redisMode: connection.mode,
+    increment(key, windowStart, windowMs) {
+      if (waiting.length >= maxPendingCommands) return Promise.reject(new RedisStoreError('too many Redis commands waiting for an answer'));
+      return new Promise<number>((resolve, reject) => {
+        // The key expires a little after its window so late requests of the window still find it.
+        waiting.push({ key: keyOf(key, windowStart), ttlMs: windowMs + 1000, resolve, reject });
+        // Increments of the same tick join the first one's batch.
+        if (waiting.length === 1) queueMicrotask(send);
+      });
+    },
+    current(key, windowStart) {
+      const name = keyOf(key, windowStart);
+      return bounded(name, async () => Number((await connection.get(name)) ?? 0));
+    },
+    close() {
+      closed = true;
+      clearInterval(down?.timer);
+      return connection.close();
+    },
+  };
+}

@@ -1,0 +1,284 @@
+/**
+ * @module Configuration: the environment turned into typed, validated options, once, at start-up.
+ * The only module that knows the variable names; everything else receives `Options`.
+ */
+import * as v from 'valibot';
+import { checkDeprecation, SUCCESSOR_PATH_DEFAULT, SUCCESSOR_PATH_PATTERN, type Deprecation } from '../contract/deprecation.ts';
+import { originEntry, ORIGIN_LIST_USAGE } from '../http/cors.ts';
+import { CONTENT_SIGNAL_DEFAULT } from '../discovery/robots.ts';
+import { securityContactProblem } from '../discovery/security-txt.ts';
+import { MCP_DEFAULTS } from '../mcp/endpoint.ts';
+import { TRUST_PROXY_HOPS_DEFAULT } from '../ratelimit/client.ts';
+import { RATE_LIMIT_DEFAULTS, type RateLimitOptions } from '../ratelimit/index.ts';
+import { PoliciesJson, pathOf } from '../ratelimit/policies.ts';
+import { TABLE_NAME } from '../ratelimit/stores/dynamodb.ts';
+import { RedisUrl, redisTargetOf, RedisUrlList } from '../ratelimit/stores/redis-target.ts';
+import { StartupError } from '../util/startup-error.ts';
+import type { TelemetryConfig } from '../telemetry/sdk.ts';
+
+/** What only a runtime entry needs; every other default belongs to the module it configures. */
+const DEFAULTS = { port: 8787, host: '127.0.0.1' };
+
+/** contentsignals.org: the signals robots.txt's `Content-Signal` line may give, each `yes` or `no`. */
+const CONTENT_SIGNALS = ['search', 'ai-input', 'ai-train'];
+
+const ISO_DATE_OR_DATE_TIME = /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2}))?$/;
+
+const wholeNumber = (min: number, max: number) =>
+  v.pipe(
+    v.string(),
+    v.regex(/^\d+$/, `must be a whole number from ${min} to ${max}`),
+    v.transform(Number),
+    v.minValue(min, `must be a whole number from ${min} to ${max}`),
+    v.maxValue(max, `must be a whole number from ${min} to ${max}`),
+  );
+
+const isoDate = v.pipe(
+  v.string(),
+  v.regex(ISO_DATE_OR_DATE_TIME, 'must be an ISO 8601 date (2027-01-31) or date-time with an offset (2027-01-31T12:00:00Z)'),
+  // Date.parse rolls 2027-02-30 over to March; a real date reads back the same.
+  v.check(
+    (text) => Date.parse(text) >= 0 && new Date(Date.parse(text.slice(0, 10))).toISOString().startsWith(text.slice(0, 10)),
+    'is not a real calendar date',
+  ),
+  v.transform((text) => new Date(text)),
+);
+
+const httpOrigin = v.pipe(
+  v.string(),
+  v.url('must be an absolute URL such as https://api.example.com'),
+  v.check((text) => URL.canParse(text) && /^https?:$/.test(new URL(text).protocol), 'must use http or https'),
+);
+
+const baseUrl = v.pipe(
+  httpOrigin,
+  v.check((text) => URL.canParse(text) && !new URL(text).search && !new URL(text).hash, 'must not carry a query or a fragment'),
+  v.transform((text) => text.replace(/\/+$/, '')),
+);
+
+const contentSignal = v.pipe(
+  v.string(),
+  v.transform((text) =>
+    text
+      .split(',')
+      .map((item) => item.trim().toLowerCase())
+      .filter(Boolean),
+  ),
+  v.check(
+    (items) => items.length > 0 && items.every((item) => /^[a-z-]+=(yes|no)$/.test(item) && CONTENT_SIGNALS.includes(item.split('=')[0]!)),
+    `must be comma-separated signals (${CONTENT_SIGNALS.join(', ')}), each =yes or =no, such as "search=yes, ai-input=yes, ai-train=no"`,
+  ),
+  v.check((items) => new Set(items.map((item) => item.split('=')[0])).size === items.length, 'names a signal twice'),
+  v.transform((items) => items.join(', ')),
+);
+
+const Environment = v.object({
+  PORT: v.optional(wholeNumber(0, 65535), String(DEFAULTS.port)),
+  HOST: v.optional(v.pipe(v.string(), v.nonEmpty('must not be empty')), DEFAULTS.host),
+  PUBLIC_BASE_URL: v.optional(baseUrl),
+  FACTS_FILE: v.optional(v.pipe(v.string(), v.nonEmpty('must be a file path'))),
+  RATE_LIMIT_QUOTA: v.optional(wholeNumber(1, 1_000_000_000), String(RATE_LIMIT_DEFAULTS.quota)),
+  RATE_LIMIT_WINDOW_SECONDS: v.optional(wholeNumber(1, 86_400), String(RATE_LIMIT_DEFAULTS.windowSeconds)),
+  REDIS_URL: v.optional(RedisUrl),
+  REDIS_CLUSTER_URLS: v.optional(RedisUrlList('redis://10.0.0.1:6379,redis://10.0.0.2:6379,redis://10.0.0.3:6379')),
+  REDIS_SENTINEL_URLS: v.optional(RedisUrlList('redis://10.0.0.1:26379,redis://10.0.0.2:26379,redis://10.0.0.3:26379')),
+  REDIS_SENTINEL_MASTER: v.optional(
+    v.pipe(v.string(), v.regex(/^[^\s,]+$/, 'must be the name of the master group the sentinels monitor, such as mymaster')),
+  ),
+  RATE_LIMIT_POLICIES: v.optional(PoliciesJson),
+  RATE_LIMIT_DYNAMODB_TABLE: v.optional(
+    v.pipe(v.string(), v.regex(TABLE_NAME, 'must be a DynamoDB table name: 3 to 255 letters, digits, _, - or .')),
+  ),
+  // `on`: the platform's own database (Deno Deploy); anything else is the path of a KV file.
+  RATE_LIMIT_DENO_KV: v.optional(v.string()),
+  RATE_LIMIT_FAIL: v.optional(v.picklist(['open', 'closed'], 'must be "open" or "closed"'), RATE_LIMIT_DEFAULTS.fail),
+  TRUST_PROXY_HOPS: v.optional(wholeNumber(0, 32), String(TRUST_PROXY_HOPS_DEFAULT)),
+  CLIENT_IP_HEADER: v.optional(
+    v.pipe(
+      v.string(),
+      // RFC 9110 section 5.1: a field name is a token.
+      v.regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, 'must be one header name, such as Fly-Client-IP, CF-Connecting-IP or X-Real-IP'),
+      v.check(
+        (name) => !['x-forwarded-for', 'forwarded'].includes(name.toLowerCase()),
+        'is a list a client can start with forged entries: set TRUST_PROXY_HOPS to the number of proxies in front instead',
+      ),
+    ),
+  ),
+  RATE_LIMIT_IPV6_PREFIX: v.optional(wholeNumber(32, 128), String(RATE_LIMIT_DEFAULTS.ipv6PrefixBits)),
+  ACCESS_LOG: v.optional(v.picklist(['json', 'off'], 'must be "json" or "off"'), 'off'),
+  MCP_ALLOWED_ORIGINS: v.optional(
+    v.pipe(
+      v.string(),
+      v.transform((text) =>
+        text
+          .split(',')
+          .map((item) => item.trim())
+          .filter(Boolean),
+      ),
+      v.check((items) => items.every((item) => originEntry(item) !== undefined), ORIGIN_LIST_USAGE),
+      v.transform((items) => items.map((item) => originEntry(item)!)),
+    ),
+  ),
+  MCP_MAX_BODY_BYTES: v.optional(wholeNumber(1024, 16 * 1024 * 1024), String(MCP_DEFAULTS.maxBodyBytes)),
+  DEPRECATION_DATE: v.optional(isoDate),
+  SUNSET_DATE: v.optional(isoDate),
+  SUCCESSOR_PATH: v.optional(
+    v.pipe(v.string(), v.regex(SUCCESSOR_PATH_PATTERN, `must be a path starting with /, such as ${SUCCESSOR_PATH_DEFAULT}`)),
+    SUCCESSOR_PATH_DEFAULT,
+  ),
+  DOCS_PAGE: v.optional(v.picklist(['on', 'off'], 'must be "on" or "off"'), 'on'),
+  CONTENT_SIGNAL: v.optional(contentSignal, CONTENT_SIGNAL_DEFAULT),
+  SECURITY_CONTACT: v.optional(
+    v.pipe(
+      v.string(),
+      v.rawCheck(({ dataset, addIssue }) => {
+        const problem = dataset.typed ? securityContactProblem(dataset.value) : undefined;
+        if (problem) addIssue({ message: problem });
+      }),
+    ),
+  ),
+  METRICS_PORT: v.optional(wholeNumber(1, 65535)),
+  SERVER_TIMING: v.optional(v.picklist(['on', 'off'], 'must be "on" or "off"'), 'off'),
+  // OpenTelemetry's own variables (opentelemetry.io/docs/specs/otel/protocol/exporter), as far as they decide what starts.
+  OTEL_EXPORTER_OTLP_PROTOCOL: v.optional(
+    v.picklist(['http/protobuf', 'http/json'], 'must be "http/protobuf" or "http/json" (OTLP over HTTP; gRPC is not supported)'),
+  ),
+  OTEL_EXPORTER_OTLP_ENDPOINT: v.optional(httpOrigin),
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: v.optional(httpOrigin),
+  OTEL_EXPORTER_OTLP_METRICS_ENDPOINT: v.optional(httpOrigin),
+  OTEL_TRACES_EXPORTER: v.optional(v.string()),
+  OTEL_METRICS_EXPORTER: v.optional(v.string()),
+  OTEL_SDK_DISABLED: v.optional(v.string()),
+  OTEL_METRIC_EXPORT_INTERVAL: v.optional(wholeNumber(100, 86_400_000)),
+  OTEL_BSP_SCHEDULE_DELAY: v.optional(wholeNumber(0, 86_400_000)),
+  OTEL_DENO: v.optional(v.string()),
+});
+
+export interface Options {
+  port: number;
+  host: string;
+  /** `{base}`; unset means "the address the server listens on", known only once it listens. */
+  publicBaseUrl?: string;
+  factsFile?: string;
+  rateLimit: Omit<RateLimitOptions, 'store'>;
+  trustProxyHops: number;
+  /** The header a platform in front sets to the client's address (CLIENT_IP_HEADER). */
+  clientIpHeader?: string;
+  /** One JSON line per request through the logger. */
+  accessLog: boolean;
+  mcp: { allowedOrigins?: string[]; maxBodyBytes: number };
+  deprecation?: Deprecation;
+  /** Serve the docs page at /docs and link to it (DOCS_PAGE). */
+  docsPage: boolean;
+  /** robots.txt's `Content-Signal` value (contentsignals.org), normalised. */
+  contentSignal: string;
+  /** SECURITY_CONTACT: serves /.well-known/security.txt (RFC 9116) while set. */
+  securityContact?: string;
+  /** What of OpenTelemetry the entry starts, and Server-Timing. */
+  telemetry: TelemetryConfig;
+}
+
+/** Reads the environment; throws a StartupError naming the variable and the fix. */
+export function loadConfig(env: Record<string, string | undefined>): Options {
+  const defined = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
+  const result = v.safeParse(Environment, defined, { abortPipeEarly: true });
+  if (!result.success) {
+    const lines = result.issues.map((issue) => {
+      const name = String(issue.path?.[0]?.key ?? 'environment');
+      // Inside a JSON value (RATE_LIMIT_POLICIES[1].networks[0]) the entry is named, not the whole value echoed.
+      if ((issue.path?.length ?? 0) > 1) return `  ${name}${pathOf(issue, 1)}: ${issue.message}`;
+      return `  ${name}=${JSON.stringify(defined[name] ?? '')}: ${issue.message}`;
+    });
+    throw new StartupError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = result.output;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    publicBaseUrl: e.PUBLIC_BASE_URL,
+    factsFile: e.FACTS_FILE,
+    rateLimit: {
+      quota: e.RATE_LIMIT_QUOTA,
+      windowSeconds: e.RATE_LIMIT_WINDOW_SECONDS,
+      fail: e.RATE_LIMIT_FAIL,
+      ipv6PrefixBits: e.RATE_LIMIT_IPV6_PREFIX,
+      ...redisStore(e),
+      policies: e.RATE_LIMIT_POLICIES,
+    },
+    trustProxyHops: e.TRUST_PROXY_HOPS,
+    clientIpHeader: clientIpHeader(e),
+    accessLog: e.ACCESS_LOG === 'json',
+    mcp: { allowedOrigins: e.MCP_ALLOWED_ORIGINS, maxBodyBytes: e.MCP_MAX_BODY_BYTES },
+    deprecation: checkDeprecation(
+      { deprecatedAt: e.DEPRECATION_DATE, sunsetAt: e.SUNSET_DATE, successorPath: e.SUCCESSOR_PATH },
+      { deprecatedAt: 'DEPRECATION_DATE', sunsetAt: 'SUNSET_DATE', successorPath: 'SUCCESSOR_PATH' },
+    ),
+    docsPage: e.DOCS_PAGE === 'on',
+    contentSignal: e.CONTENT_SIGNAL,
+    securityContact: e.SECURITY_CONTACT,
+    telemetry: telemetry(e),
+  };
+}
+
+/**
+ * OTLP export starts when an endpoint is set for a signal whose exporter is not `none`, unless
+ * OTEL_SDK_DISABLED; on Deno, OTEL_DENO=true hands export to Deno's built-in OpenTelemetry.
+ */
+function telemetry(e: v.InferOutput<typeof Environment>): TelemetryConfig {
+  const disabled = e.OTEL_SDK_DISABLED?.toLowerCase() === 'true';
+  const traces =
+    !disabled && e.OTEL_TRACES_EXPORTER !== 'none' && Boolean(e.OTEL_EXPORTER_OTLP_ENDPOINT ?? e.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT);
+  const metrics =
+    !disabled && e.OTEL_METRICS_EXPORTER !== 'none' && Boolean(e.OTEL_EXPORTER_OTLP_ENDPOINT ?? e.OTEL_EXPORTER_OTLP_METRICS_ENDPOINT);
+  return {
+    otlp:
+      traces || metrics
+        ? {
+            protocol: e.OTEL_EXPORTER_OTLP_PROTOCOL ?? 'http/protobuf',
+            traces,
+            metrics,
+            metricIntervalMs: e.OTEL_METRIC_EXPORT_INTERVAL ?? 60_000,
+            spanDelayMs: e.OTEL_BSP_SCHEDULE_DELAY ?? 5_000,
+          }
+        : undefined,
+    deno: !disabled && e.OTEL_DENO?.toLowerCase() === 'true',
+    metricsPort: e.METRICS_PORT,
+    serverTiming: e.SERVER_TIMING === 'on',
+  };
+}
+
+/** The one shared store the environment names (the rule and its wording are redis-target.ts's). */
+function redisStore(
+  e: v.InferOutput<typeof Environment>,
+): Pick<Options['rateLimit'], 'redisUrl' | 'redisClusterUrls' | 'redisSentinel' | 'dynamoDbTable' | 'denoKv'> {
+  const sentinel = { urls: e.REDIS_SENTINEL_URLS, masterName: e.REDIS_SENTINEL_MASTER };
+  const names = {
+    redisUrl: 'REDIS_URL',
+    redisClusterUrls: 'REDIS_CLUSTER_URLS',
+    sentinelUrls: 'REDIS_SENTINEL_URLS',
+    sentinelMaster: 'REDIS_SENTINEL_MASTER',
+    dynamoDbTable: 'RATE_LIMIT_DYNAMODB_TABLE',
+    denoKv: 'RATE_LIMIT_DENO_KV',
+  };
+  const { RATE_LIMIT_DYNAMODB_TABLE: dynamoDbTable, RATE_LIMIT_DENO_KV: denoKv } = e;
+  const choice = { redisUrl: e.REDIS_URL, redisClusterUrls: e.REDIS_CLUSTER_URLS, redisSentinel: sentinel, dynamoDbTable, denoKv };
+  const target = redisTargetOf(choice, names);
+  return {
+    redisUrl: e.REDIS_URL,
+    redisClusterUrls: e.REDIS_CLUSTER_URLS,
+    redisSentinel: target?.mode === 'sentinel' ? { urls: target.urls, masterName: target.masterName } : undefined,
+    dynamoDbTable,
+    denoKv,
+  };
+}
+
+/** One source of the client address: TRUST_PROXY_HOPS above 0 beside CLIENT_IP_HEADER would leave one of them ignored. */
+function clientIpHeader(e: v.InferOutput<typeof Environment>): string | undefined {
+  if (e.CLIENT_IP_HEADER && e.TRUST_PROXY_HOPS > 0) {
+    throw new StartupError(
+      `Invalid configuration:\n  CLIENT_IP_HEADER and TRUST_PROXY_HOPS are both set: the client address comes from one header the ` +
+        'platform sets (CLIENT_IP_HEADER) or from X-Forwarded-For behind trusted proxies (TRUST_PROXY_HOPS), not both; unset one.',
+    );
+  }
+  return e.CLIENT_IP_HEADER;
+}

@@ -1,0 +1,42 @@
+/**
+ * @module The access log: one `request` line per request (time, request id, method, path, status,
+ * duration in ms, client key, agent class and known name), written once the answer is ready.
+ */
+import { pathOf } from '../http/prepared.ts';
+import type { Logger } from '../util/log.ts';
+import type { Observation } from './index.ts';
+
+export interface RequestInfo {
+  /** The connection's address, as the runtime reports it. */
+  clientAddress?: string;
+  /** Names the request in its log lines and in a 500 problem's `instance`; a fresh UUID when absent. */
+  requestId?: string;
+}
+
+type Serve = (request: Request, info: RequestInfo, observed: Observation) => Promise<Response>;
+
+export function withAccessLog(serve: Serve, log: Logger, clientOf: (request: Request, clientAddress: string | undefined) => string): Serve {
+  return async (request, info, observed) => {
+    const time = new Date().toISOString();
+    const started = performance.now();
+    const requestId = info.requestId ?? crypto.randomUUID();
+    const response = await serve(request, { ...info, requestId }, observed);
+    const durationMs = Math.round((performance.now() - started) * 1000) / 1000;
+    const client = clientOf(request, info.clientAddress);
+    const { agentClass, agentName } = observed.agent;
+    log({
+      level: 'info',
+      event: 'request',
+      time,
+      requestId,
+      method: request.method,
+      path: pathOf(request.url),
+      status: response.status,
+      durationMs,
+      client,
+      agentClass,
+      agentName,
+    });
+    return response;
+  };
+}

@@ -1,0 +1,84 @@
+import { createServer, type AddressInfo } from 'node:net';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createDynamoDbStore, DynamoDbStoreError } from '../../../src/ratelimit/stores/dynamodb.ts';
+import { StartupError } from '../../../src/util/startup-error.ts';
+
+const AWS_VARIABLES = [
+  'AWS_REGION',
+  'AWS_DEFAULT_REGION',
+  'AWS_ENDPOINT_URL_DYNAMODB',
+  'AWS_ACCESS_KEY_ID',
+  'AWS_SECRET_ACCESS_KEY',
+  'AWS_PROFILE',
+  'AWS_CONFIG_FILE',
+  'AWS_SHARED_CREDENTIALS_FILE',
+];
+let saved: Record<string, string | undefined>;
+beforeEach(() => {
+  saved = Object.fromEntries(AWS_VARIABLES.map((name) => [name, process.env[name]]));
+  for (const name of AWS_VARIABLES) delete process.env[name];
+  // A developer's own ~/.aws files must not lend a region or credentials.
+  process.env.AWS_CONFIG_FILE = process.env.AWS_SHARED_CREDENTIALS_FILE = '/nonexistent/aws';
+});
+afterEach(() => {
+  for (const [name, value] of Object.entries(saved)) {
+    if (value === undefined) delete process.env[name];
+    else process.env[name] = value;
+  }
+});
+
+/** A loopback port that nothing listens on (taken and released again). */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+describe('the DynamoDB store', () => {
+  it('refuses to start without an AWS region, naming AWS_REGION', async () => {
+    const refused = createDynamoDbStore('counters');
+    await expect(refused).rejects.toBeInstanceOf(StartupError);
+    await expect(refused).rejects.toThrow('RATE_LIMIT_DYNAMODB_TABLE is set but no AWS region is: set AWS_REGION');
+  });
+
+  it('rejects with the reason in a word when DynamoDB cannot be reached, then fails at once for a while', async () => {
+    Object.assign(process.env, {
+      AWS_REGION: 'eu-west-1',
+      AWS_ACCESS_KEY_ID: 'local',
+      AWS_SECRET_ACCESS_KEY: 'local',
+      AWS_ENDPOINT_URL_DYNAMODB: `http://127.0.0.1:${await closedPort()}`,
+    });
+    const store = await createDynamoDbStore('counters', { retryAfterMs: 60_000 });
+    expect(store.kind).toBe('dynamodb');
+    const first = store.increment('default:192.0.2.1', 0, 60_000);
+    await expect(first).rejects.toBeInstanceOf(DynamoDbStoreError);
+    await expect(first).rejects.toThrow('the DynamoDB call failed (ECONNREFUSED)');
+    // Within retryAfterMs, requests are refused without asking DynamoDB: no wait, the same reason.
+    const started = performance.now();
+    await expect(store.current('default:192.0.2.1', 0)).rejects.toThrow('the DynamoDB call failed (ECONNREFUSED)');
+    expect(performance.now() - started).toBeLessThan(20);
+    await store.close();
+  });
+
+  it('gives up on a DynamoDB that does not answer after the command timeout', async () => {
+    const silent = createServer(() => {});
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      Object.assign(process.env, {
+        AWS_REGION: 'eu-west-1',
+        AWS_ACCESS_KEY_ID: 'local',
+        AWS_SECRET_ACCESS_KEY: 'local',
+        AWS_ENDPOINT_URL_DYNAMODB: `http://127.0.0.1:${(silent.address() as AddressInfo).port}`,
+      });
+      const store = await createDynamoDbStore('counters', { commandTimeoutMs: 100 });
+      const started = performance.now();
+      await expect(store.increment('default:192.0.2.1', 0, 60_000)).rejects.toThrow('DynamoDB did not answer within 100 ms');
+      expect(performance.now() - started).toBeLessThan(1000);
+      await store.close();
+    } finally {
+      silent.close();
+    }
+  });
+});
