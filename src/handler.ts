@@ -29,7 +29,8 @@ import { createRateLimit, type RateLimitOptions } from './ratelimit/index.ts';
 import { takes, type Route } from './route.ts';
 import { buildSurface, type Settings, type Surface, type Target } from './surface.ts';
 import { createTelemetry, type Observation, type TelemetryOptions } from './telemetry/index.ts';
-import type { ProblemCode, Product } from './schemas.ts';
+import type { ProblemCode } from './contract/schemas.ts';
+import type { Product } from './facts/schema.ts';
 
 export type { RequestInfo } from './telemetry/access-log.ts';
 

@@ -4,7 +4,8 @@
  */
 import type * as v from 'valibot';
 import type { DeprecationNotice } from './contract/deprecation.ts';
-import type { ProblemCode, Product } from './schemas.ts';
+import type { ProblemCode } from './contract/schemas.ts';
+import type { Product } from './facts/schema.ts';
 
 export const API_PATH = '/api/v1';
 export const HEALTH_PATH = `${API_PATH}/health`;

@@ -53,17 +53,9 @@ import {
   type Method,
   type Route,
 } from './route.ts';
-import {
-  ApiIndex,
-  FactsJsonSchema,
-  Health,
-  JsonRpcResponse,
-  OpenApiDocument,
-  Product,
-  PROBLEM_CODES,
-  ProblemType,
-  type ProblemCode,
-} from './schemas.ts';
+import { ApiIndex, FactsJsonSchema, Health, OpenApiDocument, PROBLEM_CODES, ProblemType, type ProblemCode } from './contract/schemas.ts';
+import { JsonRpcResponse } from './mcp/schemas.ts';
+import { Product } from './facts/schema.ts';
 
 const JSON_TYPE = 'application/json';
 const GET: readonly Method[] = ['GET', 'HEAD'];

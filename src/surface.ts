@@ -16,7 +16,8 @@ import { describeResources, resourceInfos } from './mcp/resources.ts';
 import { prepareProblem } from './contract/problems.ts';
 import { API_PATH, contentTypeOf, isV1Path, pathsOf, type BuildContext, type Builder, type Route } from './route.ts';
 import { ROUTES, servedRoutes } from './routes.ts';
-import type { Health, ProblemCode, Product } from './schemas.ts';
+import type { Health, ProblemCode } from './contract/schemas.ts';
+import type { Product } from './facts/schema.ts';
 
 export interface Settings extends HeaderSettings {
   deprecation?: DeprecationNotice;

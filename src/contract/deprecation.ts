@@ -3,7 +3,7 @@
  * and the rule every way in (the environment, `createHandler`'s options) is checked against: both
  * dates or neither, and a sunset at least 90 days after the deprecation.
  */
-import type { ApiIndex } from '../schemas.ts';
+import type { ApiIndex } from './schemas.ts';
 import { StartupError } from '../util/startup-error.ts';
 
 /** A deprecation of v1, once announced (the environment's DEPRECATION_DATE, SUNSET_DATE, SUCCESSOR_PATH). */

@@ -8,32 +8,33 @@ import { describeTools, mcpMarkdown } from '../docs/mcp-markdown.ts';
 import { carriedHeaders, headerComponents, type AnswerKind } from '../http/headers.ts';
 import { listedPrompts } from '../mcp/prompts.ts';
 import { resourceInfos } from '../mcp/resources.ts';
-import { JsonRpcBatch, JsonRpcBatchResponse, MAX_BATCH_MESSAGES } from '../mcp/schemas.ts';
+import { JsonRpcBatch, JsonRpcBatchResponse, JsonRpcMessage, JsonRpcResponse, MAX_BATCH_MESSAGES } from '../mcp/schemas.ts';
 import { TOOLS } from '../mcp/tools.ts';
 import { BATCH_REVISION, MCP_PROTOCOL_VERSIONS } from '../mcp/versions.ts';
 import { problemBody, problemDescription } from './problems.ts';
 import { rulesParagraph } from '../facts/product-rules.ts';
 import { allowOf, isV1Path, MCP_PATH, OPENAPI_PATH, pathsOf, type BuildContext, type Route } from '../route.ts';
 import * as discovery from '../discovery/schemas.ts';
-import * as schemas from '../schemas.ts';
-import type { ProblemCode } from '../schemas.ts';
+import * as factsSchemas from '../facts/schema.ts';
+import * as answers from './schemas.ts';
+import type { ProblemCode } from './schemas.ts';
 
 /** Every named shape the document refers to, keyed by its `v.title`. */
 const COMPONENTS = [
-  schemas.ApiIndex,
-  schemas.Health,
-  schemas.Product,
-  schemas.ProductFacts,
-  schemas.Resource,
-  schemas.StartOption,
-  schemas.ApprovalAction,
-  schemas.Deprecation,
-  schemas.Problem,
-  schemas.ProblemType,
-  schemas.OpenApiDocument,
-  schemas.FactsJsonSchema,
-  schemas.JsonRpcMessage,
-  schemas.JsonRpcResponse,
+  answers.ApiIndex,
+  answers.Health,
+  factsSchemas.Product,
+  factsSchemas.ProductFacts,
+  factsSchemas.Resource,
+  factsSchemas.StartOption,
+  factsSchemas.ApprovalAction,
+  answers.Deprecation,
+  answers.Problem,
+  answers.ProblemType,
+  answers.OpenApiDocument,
+  answers.FactsJsonSchema,
+  JsonRpcMessage,
+  JsonRpcResponse,
   JsonRpcBatch,
   JsonRpcBatchResponse,
   discovery.RootDocument,
@@ -87,7 +88,7 @@ function problem(path: string, code: ProblemCode, description: string, base: str
   return {
     description,
     headers: headersOf(path, 'problem', code),
-    content: { 'application/problem+json': { schema: ref(schemas.Problem), example: problemBody(base, code) } },
+    content: { 'application/problem+json': { schema: ref(answers.Problem), example: problemBody(base, code) } },
   };
 }
 
@@ -199,7 +200,7 @@ function mcpOperations(route: Route, context: BuildContext) {
           `${BATCH_REVISION}, or no such header) a batch of up to ${MAX_BATCH_MESSAGES} messages.`,
         content: {
           [route.mediaType]: {
-            schema: { anyOf: [ref(schemas.JsonRpcMessage), ref(JsonRpcBatch)] },
+            schema: { anyOf: [ref(JsonRpcMessage), ref(JsonRpcBatch)] },
             example: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'search', arguments: { query: 'pricing' } } },
           },
         },
@@ -245,7 +246,7 @@ function typedConsts(node: unknown): unknown {
 
 export function buildOpenApi(context: BuildContext, routes: readonly Route[]): Record<string, unknown> {
   // The start option's shape as these facts give it (v1's createsGallery only for the facts that use it).
-  const { StartOption, Product } = schemas.servedSchemas(context.facts);
+  const { StartOption, Product } = factsSchemas.servedSchemas(context.facts);
   const served: Record<string, v.GenericSchema> = { StartOption, Product };
   const components = COMPONENTS.map((schema) => served[nameOf(schema)] ?? schema);
   const defs = toJsonSchemaDefs(Object.fromEntries(components.map((schema) => [nameOf(schema), schema])), {

@@ -2,7 +2,7 @@
 import type { HeaderRecord } from '../http/headers.ts';
 import { prepareFixed, type Prepared } from '../http/prepared.ts';
 import { problemPath } from '../route.ts';
-import type { Problem, ProblemCode, ProblemType } from '../schemas.ts';
+import type { Problem, ProblemCode, ProblemType } from './schemas.ts';
 
 interface ProblemDefinition {
   status: number;

@@ -5,7 +5,7 @@
  * JSON-LD (describedby).
  */
 import { API_PATH, DOCS_PATH, HEALTH_PATH, LINK_TARGETS, LLMS_PATH, OPENAPI_PATH } from '../route.ts';
-import type { Product } from '../schemas.ts';
+import type { Product } from '../facts/schema.ts';
 import type { ApiCatalog } from './schemas.ts';
 
 export function buildApiCatalog(base: string, facts: Product, { docsPage = false }: { docsPage?: boolean } = {}): ApiCatalog {

@@ -3,7 +3,7 @@
  * other public resources are `sameAs`, and whose start options are `potentialAction`s. Served at
  * /api/v1/product to an Accept that prefers `application/ld+json`, and embedded in the docs page.
  */
-import type { Product } from '../schemas.ts';
+import type { Product } from '../facts/schema.ts';
 import type { SoftwareApplicationLd } from './schemas.ts';
 
 /**

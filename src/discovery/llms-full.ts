@@ -3,7 +3,7 @@
  * overview, every resource, every start option with its approval rule, then where the API is.
  */
 import { API_CATALOG_PATH, API_PATH, DOCS_PATH, LLMS_PATH, MCP_PATH, OPENAPI_PATH, PRODUCT_PATH, SERVER_CARD_PATH } from '../route.ts';
-import type { Product } from '../schemas.ts';
+import type { Product } from '../facts/schema.ts';
 import { llmsIntro, type FrontDoor } from './llms.ts';
 import { factsSections, inline, linkItem as item } from './markdown.ts';
 

@@ -4,7 +4,7 @@
  * each resource, each start option with its approval rule.
  */
 import { approvalRule, needPhrase } from '../facts/product-rules.ts';
-import type { Product } from '../schemas.ts';
+import type { Product } from '../facts/schema.ts';
 
 /** One line of text: Markdown needs no line breaks inside a list item or a blockquote. */
 export const inline = (text: string) => text.replace(/\s+/g, ' ').trim();

@@ -4,7 +4,7 @@
  * description of the server card, whose limits are the registry's too.
  */
 import { MCP_PATH } from '../route.ts';
-import type { Product } from '../schemas.ts';
+import type { Product } from '../facts/schema.ts';
 import { fitText, serverCardName } from './server-card.ts';
 
 /** The registry's current server.json schema (vendored in test/fixtures/mcp-registry-server.schema.json). */

@@ -17,7 +17,7 @@ import {
   SITEMAP_PATH,
   SKILL_PATH,
 } from '../route.ts';
-import type { Product } from '../schemas.ts';
+import type { Product } from '../facts/schema.ts';
 import { inline, linkItem } from './markdown.ts';
 import type { RootDocument } from './schemas.ts';
 

@@ -4,7 +4,7 @@
  */
 import { parseAddress } from '../util/ipaddr.ts';
 import { MCP_PATH } from '../route.ts';
-import type { Product } from '../schemas.ts';
+import type { Product } from '../facts/schema.ts';
 import { SERVER_CARD_SCHEMA, SERVER_CARD_TEXT_MAX, type ServerCard } from './schemas.ts';
 
 /**

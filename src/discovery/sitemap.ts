@@ -13,7 +13,7 @@ import {
   SERVER_CARD_PATH,
   SKILL_PATH,
 } from '../route.ts';
-import type { Product } from '../schemas.ts';
+import type { Product } from '../facts/schema.ts';
 
 export const SITEMAP_NAMESPACE = 'http://www.sitemaps.org/schemas/sitemap/0.9';
 

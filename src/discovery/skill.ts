@@ -6,7 +6,7 @@
  */
 import { TOOLS } from '../mcp/tools.ts';
 import { API_PATH, LLMS_FULL_PATH, MCP_PATH, OPENAPI_PATH, PRODUCT_PATH, wellKnownSkillPath, type SkillFile } from '../route.ts';
-import type { Product } from '../schemas.ts';
+import type { Product } from '../facts/schema.ts';
 import { AGENT_APPROVAL_RULE, approvalRule, privacySentence, privateContractSentence } from '../facts/product-rules.ts';
 import { inline, link } from './markdown.ts';
 import type { SkillIndex } from './schemas.ts';

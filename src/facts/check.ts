@@ -8,7 +8,7 @@ import * as v from 'valibot';
 import { StartupError } from '../util/startup-error.ts';
 import { parseJsonText } from './json-text.ts';
 import { approvalNeeds, listed } from './product-rules.ts';
-import { FactsFile, type Product, type Resource } from '../schemas.ts';
+import { FactsFile, type Product, type Resource } from './schema.ts';
 
 // The contract's word rule ("Surface"): a parameter carries a credential when one of its words is one
 // of these, or when it is `code` alone or after auth/authorization/oauth (an OAuth authorization code).

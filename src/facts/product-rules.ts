@@ -4,7 +4,7 @@
  * say what is never returned, which actions need a person's approval and why, and what lies under the
  * product's private contract. The words come from the facts (but v1's `createsGallery`, which names itself).
  */
-import type { Product, StartOption } from '../schemas.ts';
+import type { Product, StartOption } from './schema.ts';
 
 type Facts = Pick<Product, 'product'>;
 

@@ -9,7 +9,7 @@ import type { DeprecationNotice } from '../contract/deprecation.ts';
 import { contentUsage } from '../discovery/robots.ts';
 import { DOCS_CSP } from '../docs/page.ts';
 import { allowOf, isV1Path, LINK_TARGETS, OPENAPI_PATH, type LinkTarget, type Route } from '../route.ts';
-import type { ProblemCode } from '../schemas.ts';
+import type { ProblemCode } from '../contract/schemas.ts';
 
 /** Header fields as a plain record: the cheapest shape to copy and hand to `new Response` on most runtimes. */
 export type HeaderRecord = Record<string, string>;

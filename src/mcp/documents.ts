@@ -15,7 +15,7 @@
 import { resourceId } from '../facts/check.ts';
 import { approvalNeeds, needPhrase } from '../facts/product-rules.ts';
 import { PRODUCT_PATH } from '../route.ts';
-import type { Product } from '../schemas.ts';
+import type { Product } from '../facts/schema.ts';
 import type { FetchOutput, SearchOutput } from './schemas.ts';
 
 export type Document = Required<FetchOutput>;

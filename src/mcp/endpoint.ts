@@ -6,7 +6,7 @@
  * answer leaves with the service's headers, added here.
  */
 import { mergeHeaders, type HeaderRecord, type PathHeaders } from '../http/headers.ts';
-import type { Product } from '../schemas.ts';
+import type { Product } from '../facts/schema.ts';
 import type { Observation } from '../telemetry/index.ts';
 import { serveBatch } from './batch.ts';
 import { vet, type McpRefusal } from './gate.ts';

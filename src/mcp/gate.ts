@@ -5,7 +5,7 @@
  */
 import { originAllowed } from '../http/cors.ts';
 import { admitsJson, isJsonMediaType } from '../http/negotiation.ts';
-import type { ProblemCode } from '../schemas.ts';
+import type { ProblemCode } from '../contract/schemas.ts';
 import { discard } from '../http/prepared.ts';
 import type { McpOptions } from './endpoint.ts';
 

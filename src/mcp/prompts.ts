@@ -6,7 +6,7 @@
 import { toJsonSchema } from '@valibot/to-json-schema';
 import type * as v from 'valibot';
 import { approvalSentences, privacySentence } from '../facts/product-rules.ts';
-import type { Product } from '../schemas.ts';
+import type { Product } from '../facts/schema.ts';
 import type { Document, Library } from './documents.ts';
 import { PlanSafeStartArgs } from './schemas.ts';
 

@@ -5,7 +5,7 @@
  * so `resources/list`, `resources/read`, `resources/templates/list` and the not-found error are its.
  */
 import { LLMS_PATH, OPENAPI_PATH, PRODUCT_PATH } from '../route.ts';
-import type { Product } from '../schemas.ts';
+import type { Product } from '../facts/schema.ts';
 
 /** A resource as `resources/list` shows it. */
 export interface McpResourceInfo {

@@ -4,8 +4,51 @@
  * `toStandardJsonSchema`, so they are the input and output schemas the tools list.
  */
 import * as v from 'valibot';
-import { argumentsMessage, JsonRpcMessage, JsonRpcResponse, ResourceKind } from '../schemas.ts';
+import { RESOURCE_KINDS, Resource, ResourceKind, StartOption } from '../facts/schema.ts';
 import { BATCH_REVISION } from './versions.ts';
+
+/**
+ * The message of a tool's or prompt's arguments object that is not right as a whole, saying what it
+ * takes: an argument it does not know, one it needs that is missing, or no object at all.
+ */
+export const argumentsMessage =
+  (takes: string) =>
+  (issue: v.BaseIssue<unknown>): string =>
+    issue.expected === 'never'
+      ? `unknown argument: this ${takes}`
+      : issue.expected?.startsWith('"')
+        ? `missing argument ${issue.expected}: this ${takes}`
+        : `the arguments must be a JSON object: this ${takes}`;
+
+export const NoInput = v.strictObject({}, argumentsMessage('tool takes no arguments; call it with {}'));
+export const ListResourcesInput = v.strictObject(
+  { kind: v.optional(v.pipe(ResourceKind, v.description('Only return resources of this kind.'))) },
+  argumentsMessage(`tool takes only the optional argument "kind" (one of ${RESOURCE_KINDS.join(', ')})`),
+);
+export const ResourceList = v.object({ resources: v.array(Resource) });
+export const StartOptionList = v.object({ startOptions: v.array(StartOption) });
+
+// The MCP endpoint's HTTP bodies, as the OpenAPI document describes them (the SDK validates the protocol).
+export const JsonRpcMessage = v.pipe(
+  v.object({
+    jsonrpc: v.literal('2.0'),
+    id: v.optional(v.union([v.string(), v.number()])),
+    method: v.string(),
+    params: v.optional(v.record(v.string(), v.unknown())),
+  }),
+  v.title('JsonRpcMessage'),
+  v.description('One MCP JSON-RPC request or notification.'),
+);
+export const JsonRpcResponse = v.pipe(
+  v.object({
+    jsonrpc: v.literal('2.0'),
+    id: v.union([v.string(), v.number(), v.null()]),
+    result: v.optional(v.record(v.string(), v.unknown())),
+    error: v.optional(v.object({ code: v.pipe(v.number(), v.integer()), message: v.string(), data: v.optional(v.unknown()) })),
+  }),
+  v.title('JsonRpcResponse'),
+  v.description('The JSON-RPC response to one MCP request.'),
+);
 
 /** The bound of every free-text argument: a search query, a document id, a goal. */
 export const MAX_ARGUMENT_LENGTH = 200;

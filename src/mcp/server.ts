@@ -25,7 +25,7 @@ import { approvalSentences, privacySentence, privateContractSentence } from '../
 import { productMarkdown } from '../discovery/markdown.ts';
 import { SKILL_FACTS_FILE } from '../discovery/skill.ts';
 import type { SkillFile } from '../route.ts';
-import type { Product } from '../schemas.ts';
+import type { Product } from '../facts/schema.ts';
 import { createLibrary, type Library } from './documents.ts';
 import { PROMPTS } from './prompts.ts';
 import type { McpResource } from './resources.ts';

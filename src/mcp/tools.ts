@@ -6,7 +6,8 @@
  */
 import type * as v from 'valibot';
 import { listed, neverReturnedPhrase } from '../facts/product-rules.ts';
-import { legacyFlagOf, ListResourcesInput, NoInput, ProductFacts, ResourceList, servedSchemas, type Product } from '../schemas.ts';
+import { legacyFlagOf, ProductFacts, servedSchemas, type Product } from '../facts/schema.ts';
+import { ListResourcesInput, NoInput, ResourceList } from './schemas.ts';
 import type { Library } from './documents.ts';
 import { fetchOutputSchema, FetchInput, SearchInput, SearchOutput } from './schemas.ts';
 

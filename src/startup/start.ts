@@ -9,7 +9,7 @@ import { StartupError } from '../util/startup-error.ts';
 import { checkFacts, parseFacts } from '../facts/check.ts';
 import { createHandler, type Handler, type RequestInfo } from '../handler.ts';
 import { jsonLinesLogger } from '../util/log.ts';
-import type { Product } from '../schemas.ts';
+import type { Product } from '../facts/schema.ts';
 import sampleFacts from '../facts/sample-facts.json' with { type: 'json' };
 import pkg from '../../package.json' with { type: 'json' };
 

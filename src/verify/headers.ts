@@ -6,7 +6,7 @@
  */
 import { EXPOSED_HEADERS } from '../http/headers.ts';
 import { HEALTH_PATH, isV1Path, OPENAPI_PATH } from '../route.ts';
-import type { ApiIndex } from '../schemas.ts';
+import type { ApiIndex } from '../contract/schemas.ts';
 import { linkTargets, tokens } from './fields.ts';
 import { incoherence, missingFields } from './ratelimit.ts';
 import { checkAll, type Check } from './report.ts';

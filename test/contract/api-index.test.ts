@@ -4,7 +4,7 @@ import { buildApiIndex } from '../../src/contract/api-index.ts';
 import { deprecationNotice } from '../../src/contract/deprecation.ts';
 import { TOOL_NAMES } from '../../src/mcp/tools.ts';
 import { MCP_PROTOCOL_VERSIONS } from '../../src/mcp/versions.ts';
-import { ApiIndex } from '../../src/schemas.ts';
+import { ApiIndex } from '../../src/contract/schemas.ts';
 import { BASE, sampleFacts } from '../support/handler.ts';
 
 const context = {

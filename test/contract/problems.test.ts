@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { respond } from '../../src/http/prepared.ts';
 import { prepareProblem, problemType } from '../../src/contract/problems.ts';
-import { Problem, PROBLEM_CODES, ProblemType } from '../../src/schemas.ts';
+import { Problem, PROBLEM_CODES, ProblemType } from '../../src/contract/schemas.ts';
 
 const BASE = 'https://api.example.com';
 const request = (method = 'GET') => new Request(`${BASE}/x`, { method });

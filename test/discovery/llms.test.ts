@@ -6,7 +6,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { pathsOf } from '../../src/route.ts';
 import { ROUTES } from '../../src/routes.ts';
-import type { Product } from '../../src/schemas.ts';
+import type { Product } from '../../src/facts/schema.ts';
 import { BASE, closeHandlers, get, makeHandler, sampleFacts } from '../support/handler.ts';
 
 interface LlmsTxt {

@@ -19,7 +19,7 @@ import {
 } from '../../src/facts/product-rules.ts';
 import { pathsOf } from '../../src/route.ts';
 import { ROUTES } from '../../src/routes.ts';
-import type { Product } from '../../src/schemas.ts';
+import type { Product } from '../../src/facts/schema.ts';
 import { StartupError } from '../../src/util/startup-error.ts';
 import sample from '../../src/facts/sample-facts.json' with { type: 'json' };
 import notebook from '../fixtures/notebook-facts.json' with { type: 'json' };

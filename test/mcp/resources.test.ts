@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Handler } from '../../src/handler.ts';
 import { describeResources, resourceInfos } from '../../src/mcp/resources.ts';
 import { LLMS_PATH, OPENAPI_PATH, PRODUCT_PATH } from '../../src/route.ts';
-import type { Product } from '../../src/schemas.ts';
+import type { Product } from '../../src/facts/schema.ts';
 import { BASE, closeHandlers, makeHandler, sampleFacts, send } from '../support/handler.ts';
 import { frame } from '../support/mcp.ts';
 

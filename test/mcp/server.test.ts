@@ -12,7 +12,7 @@ import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextp
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeResources, type McpResource } from '../../src/mcp/resources.ts';
 import { createMcpEndpoint, type McpEndpoint } from '../../src/mcp/server.ts';
-import type { Product } from '../../src/schemas.ts';
+import type { Product } from '../../src/facts/schema.ts';
 import { BASE, sampleFacts } from '../support/handler.ts';
 import { ERAS, frame, initializeBody, LEGACY_VERSIONS, MODERN, READ_ONLY, TOOL_NAMES, type Era } from '../support/mcp.ts';
 

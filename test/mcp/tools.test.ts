@@ -7,7 +7,7 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { checkFacts } from '../../src/facts/check.ts';
-import type { Product } from '../../src/schemas.ts';
+import type { Product } from '../../src/facts/schema.ts';
 import { closeHandlers, makeHandler, sampleFacts, send } from '../support/handler.ts';
 import { ERAS, frame, initializeBody, type Era } from '../support/mcp.ts';
 

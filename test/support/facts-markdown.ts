@@ -1,6 +1,6 @@
 /** Checks that Markdown made from the facts writes out every one of them. */
 import { expect } from 'vitest';
-import type { Product } from '../../src/schemas.ts';
+import type { Product } from '../../src/facts/schema.ts';
 
 /** Every string a facts file holds, as Markdown shows it (on one line). */
 export function everyText(facts: Product): string[] {

@@ -1,8 +1,10 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { toJsonSchema } from '@valibot/to-json-schema';
-import { ApiIndex, legacyFlagOf, ListResourcesInput, NoInput, Product, Resource, servedSchemas, StartOption } from '../src/schemas.ts';
-import sample from '../src/facts/sample-facts.json' with { type: 'json' };
+import { ApiIndex } from '../../src/contract/schemas.ts';
+import { legacyFlagOf, Product, Resource, servedSchemas, StartOption } from '../../src/facts/schema.ts';
+import { ListResourcesInput, NoInput } from '../../src/mcp/schemas.ts';
+import sample from '../../src/facts/sample-facts.json' with { type: 'json' };
 
 const resource = { kind: 'docs', title: 'Documentation', url: 'https://docs.example.com/', description: 'Guides.' };
 
