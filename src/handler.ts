@@ -3,6 +3,7 @@
  * `answer` is a request's whole path, top to bottom:
  *
  *   find the path's target in the route table (or the not-found one)
+ *   -> a signed request: the agent whose Web Bot Auth signature verifies, for a policy naming agents
  *   -> count the request against the rate limit (CORS preflights and health are not counted)
  *   -> refuse it: 429 over quota, 503 when failing closed
  *   -> answer: 404, preflight, 405 with Allow, or the route's answer (a prepared document, health,
@@ -91,7 +92,7 @@ export async function createHandler(options: HandlerOptions): Promise<Handler> {
   const base = options.publicBaseUrl.replace(/\/+$/, '');
   const deprecation = checkDeprecation(options.deprecation);
   const log = options.logger ?? jsonLinesLogger();
-  const rateLimit = await createRateLimit(options.rateLimit, clientTrust(options), log);
+  const rateLimit = await createRateLimit(options.rateLimit, clientTrust(options), log, base);
   const mcp = { ...withDefaults(MCP_DEFAULTS, options.mcp), allowedOrigins: allowedOrigins(options.mcp?.allowedOrigins, base) };
   const settings: Settings = {
     base,
@@ -120,8 +121,12 @@ export async function createHandler(options: HandlerOptions): Promise<Handler> {
     observed.matched(target.route?.path);
     let limits: HeaderRecord = {};
     try {
+      // Awaited only for a signed request while a policy names agents; a failed signature is no refusal.
+      const signed = rateLimit.agentOf(request);
+      const agent = signed && (await signed);
+      if (agent) observed.verified(agent);
       const checked = observed.store(
-        () => rateLimit.check(request, clientAddress, counted(target.route, method)),
+        () => rateLimit.check(request, clientAddress, counted(target.route, method), agent),
         () => rateLimit.failure() !== undefined,
       );
       // Awaited only when the store is remote: the memory store's verdict costs no turn of the event loop.

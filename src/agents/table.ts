@@ -71,6 +71,8 @@ export interface Agent {
   agentClass: AgentClass;
   /** The known agent's name (a `KNOWN_AGENTS` key, or a known MCP client's declared name), when it is one. */
   agentName?: KnownAgent | KnownMcpClient;
+  /** The origin of the agent whose Web Bot Auth signature verified (`https://chatgpt.com`), one a policy names. */
+  verified?: string;
 }
 
 /**

@@ -1,8 +1,9 @@
 /**
  * @module The rate limit as the handler sees it: the counter store chosen from the options, who a
- * request counts against and under which policy (`default`, or the first per-network policy whose
- * networks hold the client's address), and each request's verdict: the header fields its answer
- * carries and, over quota or failing closed, its refusal.
+ * request counts against and under which policy (`default`, the policy naming the agent whose Web Bot
+ * Auth signature verified, or the first per-network policy whose networks hold the client's address),
+ * and each request's verdict: the header fields its answer carries and, over quota or failing closed,
+ * its refusal.
  */
 import { withDefaults } from '../util/defaults.ts';
 import type { HeaderRecord } from '../http/headers.ts';
@@ -13,7 +14,7 @@ import { addressKey, clientAddress, type ClientTrust } from './client.ts';
 import { policyFields, stateFields } from './fields.ts';
 import { Limiter, type Quota, type RateLimitState } from './limiter.ts';
 import { MemoryStore } from './stores/memory.ts';
-import { checkPolicies, policyMatcher, type PolicyInput } from './policies.ts';
+import { agentPolicies, checkPolicies, policyMatcher, type PolicyInput } from './policies.ts';
 import { redisTargetOf, type RedisChoice, type RedisMode, type RedisTarget } from './stores/redis-target.ts';
 import type { CounterStore } from './store.ts';
 
@@ -26,8 +27,9 @@ export interface RateLimitOptions extends RedisChoice {
   /** IPv6 clients count per network of this many leading bits (IPv4 ones per address). */
   ipv6PrefixBits: number;
   /**
-   * Networks with a quota of their own (RATE_LIMIT_POLICIES): a client whose address one lists is
-   * counted under the first such policy alone, and its answers name that policy.
+   * Networks and agents with a quota of their own (RATE_LIMIT_POLICIES): a client whose address one
+   * lists, or whose Web Bot Auth signature verifies for an agent one names, is counted under the first
+   * such policy alone, and its answers name that policy.
    */
   policies?: PolicyInput[];
   /** A counter store of the app's own, used instead of memory or a shared store. Without it or a shared store, counters live in memory. */
@@ -53,10 +55,18 @@ export interface RateLimit {
   readonly policyFields: HeaderRecord;
   readonly storeKind: CounterStore['kind'];
   readonly redisMode: CounterStore['redisMode'];
-  /** Who a request counts against, and under which policy unless `default` (`agents:160.79.104.9`). */
-  keyOf(request: Request, clientAddress: string | undefined): string;
-  /** Counts the request (or, not `counted`, only reads its client's count); answers at once with the memory store. */
-  check(request: Request, clientAddress: string | undefined, counted: boolean): Verdict | Promise<Verdict>;
+  /**
+   * The origin of the agent whose Web Bot Auth signature on the request verifies, for a policy naming
+   * agents; undefined at once, with no work, when no policy names one or the request is not signed.
+   */
+  agentOf(request: Request): Promise<string | undefined> | undefined;
+  /** Who a request counts against, and under which policy unless `default` (`agents:160.79.104.9`, `chatgpt:https://chatgpt.com`). */
+  keyOf(request: Request, clientAddress: string | undefined, agent?: string): string;
+  /**
+   * Counts the request (or, not `counted`, only reads its client's count) under the verified `agent`'s
+   * policy or its address's; answers at once with the memory store.
+   */
+  check(request: Request, clientAddress: string | undefined, counted: boolean, agent?: string): Verdict | Promise<Verdict>;
   /** Why the store is unreachable, while it is. */
   failure(): string | undefined;
   close(): Promise<void>;
@@ -86,6 +96,8 @@ export async function createRateLimit(
   given: Partial<RateLimitOptions> | undefined,
   trust: ClientTrust,
   logger: Logger,
+  /** `{base}`: its authority is the one a Web Bot Auth signature must cover. */
+  base?: string,
 ): Promise<RateLimit> {
   const options = withDefaults(RATE_LIMIT_DEFAULTS, given);
   const { quota, windowSeconds, fail, ipv6PrefixBits, store: own } = options;
@@ -114,9 +126,16 @@ export async function createRateLimit(
     ]),
   );
   const policyFor = policyMatcher(policies);
+  const byAgent = agentPolicies(policies);
+  const agentOf = byAgent.size > 0 ? await agentVerifier(new Set(byAgent.keys()), base, logger) : undefined;
 
   /** The policy a request counts under, and its client's key within it. */
-  function placed(request: Request, address: string | undefined): { policy: Applied; key: string } {
+  function placed(request: Request, address: string | undefined, agent: string | undefined): { policy: Applied; key: string } {
+    const named = agent === undefined ? undefined : byAgent.get(agent);
+    if (named) {
+      const policy = perNetwork.get(named)!;
+      return { policy, key: policy.shared ? 'network' : agent! };
+    }
     const client = clientAddress(request, address, trust);
     const matched = client === undefined ? undefined : policyFor(client);
     const policy = matched ? perNetwork.get(matched)! : byDefault;
@@ -142,18 +161,26 @@ export async function createRateLimit(
     policyFields: policyFields('default', quota, windowSeconds),
     storeKind: store.kind,
     redisMode: store.redisMode,
-    keyOf(request, address) {
-      const { policy, key } = placed(request, address);
+    agentOf: (request) => agentOf?.(request),
+    keyOf(request, address, agent) {
+      const { policy, key } = placed(request, address, agent);
       return policy === byDefault ? key : `${policy.name}:${key}`;
     },
-    check(request, address, counted) {
-      const { policy, key } = placed(request, address);
+    check(request, address, counted, agent) {
+      const { policy, key } = placed(request, address, agent);
       const state = counted ? limiter.hit(key, Date.now(), policy) : limiter.peek(key, Date.now(), policy);
       return state instanceof Promise ? state.then((settled) => verdict(settled, counted, policy)) : verdict(state, counted, policy);
     },
     failure: () => limiter.health().failure,
     close: () => limiter.close(),
   };
+}
+
+/** The Web Bot Auth verifier, loaded only by a service whose policies name agents. */
+async function agentVerifier(origins: ReadonlySet<string>, base: string | undefined, logger: Logger) {
+  if (base === undefined) throw new TypeError('a policy naming agents needs the public base URL, whose authority signatures cover');
+  const [{ webBotAuth }, { keyDirectory }] = await Promise.all([import('../agents/web-bot-auth.ts'), import('../agents/directory.ts')]);
+  return webBotAuth({ authority: new URL(base).host, origins, keyOf: keyDirectory({ logger }) });
 }
 
 const REDIS_VARIABLE: Record<RedisMode, string> = {

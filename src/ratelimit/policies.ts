@@ -1,12 +1,15 @@
 /**
- * @module Per-network rate-limit policies (RATE_LIMIT_POLICIES, `rateLimit.policies`): the schema of
- * the list and the matcher that picks a client address's policy. The first entry with a network
- * holding the address wins; an address no entry lists stays under `default`. An IPv4-mapped or NAT64
- * address matches IPv4 networks as the IPv4 address it carries (the same rule that keys it).
+ * @module Per-network and per-agent rate-limit policies (RATE_LIMIT_POLICIES, `rateLimit.policies`):
+ * the schema of the list and the matchers that pick a request's policy. An entry names networks or
+ * agents (the origins of Web Bot Auth signers). The first entry with a network holding the address
+ * wins; an address no entry lists stays under `default`. An IPv4-mapped or NAT64 address matches IPv4
+ * networks as the IPv4 address it carries (the same rule that keys it). A verified agent is under the
+ * first entry naming its origin.
  */
 import * as v from 'valibot';
 import { StartupError } from '../util/startup-error.ts';
 import { contains, parseAddress, parseNetwork } from '../util/ipaddr.ts';
+import { originOf } from '../agents/web-bot-auth.ts';
 
 const whole = (what: string, min: number, max: number) =>
   v.pipe(
@@ -24,25 +27,80 @@ const network = v.pipe(
   }),
 );
 
-export const Policy = v.strictObject(
+const LOOPBACK = [parseNetwork('127.0.0.0/8'), parseNetwork('::1/128')] as const;
+const AGENT_USAGE = 'must be an agent\'s origin such as "https://chatgpt.com" (no path, query or user)';
+
+/** An agent's origin as a policy names it: https, or http on a loopback address (for tests); written as its origin. */
+const agent = v.pipe(
+  v.string(AGENT_USAGE),
+  v.rawTransform(({ dataset, addIssue, NEVER }) => {
+    const origin = originOf(dataset.value);
+    if (origin === undefined) {
+      addIssue({ message: `"${dataset.value}" ${AGENT_USAGE}` });
+      return NEVER;
+    }
+    const host = new URL(origin).hostname;
+    const address = parseAddress(host);
+    const loopback = address !== undefined && LOOPBACK.some((network) => typeof network !== 'string' && contains(network, address));
+    if (origin.startsWith('http:') && !loopback) {
+      addIssue({
+        message: `"${dataset.value}" must use https (http only on a loopback address, such as http://127.0.0.1:8080, for tests)`,
+      });
+      return NEVER;
+    }
+    return origin;
+  }),
+);
+
+const MEMBERS = 'name, networks or agents, quota, windowSeconds and optionally key';
+
+const Entry = v.strictObject(
   {
     name: v.pipe(
       v.string('must be a string'),
       v.regex(/^[A-Za-z0-9_-]+$/, 'must be a token: letters, digits, "_" and "-"'),
       v.check((name) => name !== 'default', '"default" names the policy of every other client: choose another name'),
     ),
-    networks: v.pipe(v.array(network, 'must be a list of CIDR strings'), v.minLength(1, 'must list at least one network')),
+    networks: v.optional(v.pipe(v.array(network, 'must be a list of CIDR strings'), v.minLength(1, 'must list at least one network'))),
+    /** Origins of Web Bot Auth signers (`https://chatgpt.com`): a request one of them signed counts here, by its agent. */
+    agents: v.optional(
+      v.pipe(
+        v.array(agent, 'must be a list of agent origins such as "https://chatgpt.com"'),
+        v.minLength(1, 'must list at least one agent origin'),
+        v.maxLength(100, 'lists more than 100 agent origins'),
+      ),
+    ),
     quota: whole('requests', 1, 1_000_000_000),
     windowSeconds: whole('seconds', 1, 86_400),
-    /** `address`: each client (or IPv6 prefix) counts on its own; `network`: the whole policy shares one count. */
+    /**
+     * `address`: each client (or IPv6 prefix), or each agent, counts on its own; `network`: the whole
+     * policy shares one count.
+     */
     key: v.optional(v.picklist(['address', 'network'], 'must be "address" or "network"'), 'address'),
   },
   (issue) =>
     issue.expected === 'never'
-      ? 'is not a member of a policy: write name, networks, quota, windowSeconds and optionally key'
+      ? `is not a member of a policy: write ${MEMBERS}`
       : issue.input === undefined
-        ? 'is missing: every policy has a name, networks, a quota and a windowSeconds'
-        : 'must be an object with name, networks, quota, windowSeconds and optionally key',
+        ? 'is missing: every policy has a name, networks or agents, a quota and a windowSeconds'
+        : `must be an object with ${MEMBERS}`,
+);
+
+export const Policy = v.pipe(
+  Entry,
+  // Checked even when another member is wrong, so that every problem of an entry is named at once.
+  v.rawCheck(({ dataset, addIssue }) => {
+    const { networks, agents } = (dataset.value ?? {}) as { networks?: unknown; agents?: unknown };
+    if (typeof dataset.value !== 'object' || dataset.value === null) return;
+    if (networks === undefined && agents === undefined) {
+      addIssue({ message: 'names neither networks nor agents: every policy lists one of them' });
+    } else if (networks !== undefined && agents !== undefined) {
+      addIssue({
+        message: 'names both networks and agents: write two policies, one for each',
+        path: [{ type: 'object', origin: 'value', input: dataset.value as Record<string, unknown>, key: 'agents', value: agents }],
+      });
+    }
+  }),
 );
 export type Policy = v.InferOutput<typeof Policy>;
 /** A policy as written: `key` may be left out. */
@@ -97,7 +155,7 @@ export function pathOf(issue: v.BaseIssue<unknown>, skip = 0): string {
 export function policyMatcher(policies: readonly Policy[]): (address: string) => Policy | undefined {
   const entries = policies.map((policy) => ({
     policy,
-    networks: policy.networks.map((text) => {
+    networks: (policy.networks ?? []).map((text) => {
       const network = parseNetwork(text);
       if (typeof network === 'string') throw new TypeError(`policy "${policy.name}": ${network}`);
       return network;
@@ -109,6 +167,13 @@ export function policyMatcher(policies: readonly Policy[]): (address: string) =>
     if (!parsed) return undefined;
     return entries.find(({ networks }) => networks.some((network) => contains(network, parsed)))?.policy;
   };
+}
+
+/** The policy of each agent origin a policy names (the first entry naming it wins). */
+export function agentPolicies(policies: readonly Policy[]): Map<string, Policy> {
+  const byOrigin = new Map<string, Policy>();
+  for (const policy of policies) for (const origin of policy.agents ?? []) if (!byOrigin.has(origin)) byOrigin.set(origin, policy);
+  return byOrigin;
 }
 
 /**

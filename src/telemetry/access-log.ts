@@ -1,6 +1,7 @@
 /**
  * @module The access log: one `request` line per request (time, request id, method, path, status,
- * duration in ms, client key, agent class and known name), written once the answer is ready.
+ * duration in ms, client key, agent class and known name, and the origin of an agent whose Web Bot
+ * Auth signature verified), written once the answer is ready.
  */
 import { pathOf } from '../http/prepared.ts';
 import type { Logger } from '../util/log.ts';
@@ -15,15 +16,19 @@ export interface RequestInfo {
 
 type Serve = (request: Request, info: RequestInfo, observed: Observation) => Promise<Response>;
 
-export function withAccessLog(serve: Serve, log: Logger, clientOf: (request: Request, clientAddress: string | undefined) => string): Serve {
+export function withAccessLog(
+  serve: Serve,
+  log: Logger,
+  clientOf: (request: Request, clientAddress: string | undefined, agent?: string) => string,
+): Serve {
   return async (request, info, observed) => {
     const time = new Date().toISOString();
     const started = performance.now();
     const requestId = info.requestId ?? crypto.randomUUID();
     const response = await serve(request, { ...info, requestId }, observed);
     const durationMs = Math.round((performance.now() - started) * 1000) / 1000;
-    const client = clientOf(request, info.clientAddress);
-    const { agentClass, agentName } = observed.agent;
+    const { agentClass, agentName, verified } = observed.agent;
+    const client = clientOf(request, info.clientAddress, verified);
     log({
       level: 'info',
       event: 'request',
@@ -36,6 +41,7 @@ export function withAccessLog(serve: Serve, log: Logger, clientOf: (request: Req
       client,
       agentClass,
       agentName,
+      ...(verified && { agentVerified: verified }),
     });
     return response;
   };

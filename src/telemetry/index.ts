@@ -20,6 +20,8 @@ export interface TelemetryOptions {
 export interface Observation {
   /** Who sent it (User-Agent; on /mcp, the declared client too). */
   readonly agent: Agent;
+  /** The Web Bot Auth signature verified for this agent origin (one a policy names). */
+  verified(origin: string): void;
   /** The route table's path the request matched; undefined for a path not served. */
   matched(route: string | undefined): void;
   /** The rate limit's verdict, timed as the store call it is; `failing` tells whether the store failed. */
@@ -47,14 +49,20 @@ class PassThrough implements Observation {
   #agent: Agent | undefined;
   /** On /mcp: the client's declared name, once a message was read. */
   #mcp: { declared: unknown } | undefined;
+  #verified: string | undefined;
   constructor(request: Request, classify: Classify) {
     this.#request = request;
     this.#classify = classify;
   }
   get agent(): Agent {
     if (this.#agent) return this.#agent;
-    const agent = this.#classify(this.#request.headers.get('user-agent'));
-    return (this.#agent = this.#mcp ? mcpAgentOf(agent, this.#mcp.declared) : agent);
+    const classified = this.#classify(this.#request.headers.get('user-agent'));
+    const agent = this.#mcp ? mcpAgentOf(classified, this.#mcp.declared) : classified;
+    return (this.#agent = this.#verified ? { ...agent, verified: this.#verified } : agent);
+  }
+  verified(origin: string): void {
+    this.#verified = origin;
+    this.#agent = undefined;
   }
   matched(_route: string | undefined): void {}
   store<T>(check: () => T | Promise<T>, _failing: () => boolean): T | Promise<T> {

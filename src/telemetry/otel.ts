@@ -91,8 +91,12 @@ export function createInstruments({ tracerProvider, meterProvider, storeKind, re
     ?.createObservableGauge('facts.age', { unit: 'd', description: 'Days since the served facts were reviewed.' })
     .addCallback((result) => result.observe((Date.now() - Date.parse(reviewedOn())) / DAY_MS));
 
-  const agentAttributes = ({ agentClass, agentName }: Agent) =>
-    agentName ? { 'agent.class': agentClass, 'agent.name': agentName } : { 'agent.class': agentClass };
+  // A verified agent's origin is one a policy names: a closed list, as the classes and names are.
+  const agentAttributes = ({ agentClass, agentName, verified }: Agent) => ({
+    'agent.class': agentClass,
+    ...(agentName && { 'agent.name': agentName }),
+    ...(verified && { 'agent.verified': verified }),
+  });
 
   return {
     request(request: Request, agentOf: () => Agent) {

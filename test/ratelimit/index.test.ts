@@ -1,5 +1,7 @@
-import { describe, expect, it } from 'vitest';
-import { makeHandler, send } from '../support/handler.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BASE, closeHandlers, makeHandler, send } from '../support/handler.ts';
+import type { LogEntry } from '../../src/util/log.ts';
+import { freshKey, serveDirectory, signedHeaders, type DirectoryServer } from '../support/web-bot-auth.ts';
 import { createRateLimit, RATE_LIMIT_DEFAULTS } from '../../src/ratelimit/index.ts';
 import type { CounterStore } from '../../src/ratelimit/store.ts';
 import { checkNetworkPolicies, NETWORK_POLICIES, awayFromWindowEdge } from '../support/ratelimit.ts';
@@ -70,5 +72,85 @@ describe('policies given by an embedding app', () => {
     await expect(createRateLimit({ policies: [{ ...NETWORK_POLICIES[0]!, name: 'default' }] }, 0, quiet)).rejects.toThrow(
       /rateLimit\.policies\[0\]\.name/,
     );
+  });
+});
+
+describe('a policy naming a verified agent (Web Bot Auth)', () => {
+  let directory: DirectoryServer;
+  beforeAll(async () => {
+    directory = await serveDirectory();
+  });
+  afterAll(async () => {
+    await closeHandlers();
+    await directory.close();
+  });
+
+  const authority = new URL(BASE).host;
+  const agentHandler = (logger?: (entry: LogEntry) => void) =>
+    makeHandler({
+      rateLimit: {
+        quota: 5,
+        windowSeconds: 3600,
+        policies: [{ name: 'signer', agents: [directory.origin], quota: 50, windowSeconds: 3600 }],
+      },
+      ...(logger && { logger, accessLog: true }),
+    });
+  const seen = async (headers: Record<string, string> = {}) => {
+    const response = await send(handler, '/api/v1', { address: '192.0.2.77', headers });
+    await response.arrayBuffer();
+    return [response.status, response.headers.get('ratelimit-policy'), response.headers.get('x-ratelimit-remaining')];
+  };
+  let handler: Awaited<ReturnType<typeof agentHandler>>;
+
+  it('counts ten signed requests from one address under the policy, keyed by the agent, while ten unsigned meet the default quota', async () => {
+    await awayFromWindowEdge(3600);
+    handler = await agentHandler();
+    const signed = [];
+    for (let i = 0; i < 10; i++) signed.push(await seen(await signedHeaders({ authority, agent: directory.origin })));
+    expect(signed).toEqual(Array.from({ length: 10 }, (_, i) => [200, '"signer";q=50;w=3600', String(49 - i)]));
+    const unsigned = [];
+    for (let i = 0; i < 10; i++) unsigned.push(await seen());
+    expect(unsigned.map(([status]) => status)).toEqual([200, 200, 200, 200, 200, 429, 429, 429, 429, 429]);
+    expect(unsigned.every(([, policy]) => policy === '"default";q=5;w=3600')).toBe(true);
+    // The agent's count is its own, whatever address it comes from.
+    const elsewhere = await send(handler, '/api/v1', {
+      address: '198.51.100.200',
+      headers: await signedHeaders({ authority, agent: directory.origin }),
+    });
+    expect(elsewhere.headers.get('x-ratelimit-remaining')).toBe('39');
+    expect(directory.requests, 'the directory was fetched once and cached').toBe(1);
+  });
+
+  it('counts by address, never refusing for it, a signature by an unknown key, an expired one, or one over another authority', async () => {
+    const unknown = await freshKey();
+    const failing = [
+      await signedHeaders({ authority, agent: directory.origin, key: unknown }),
+      await signedHeaders({ authority, agent: directory.origin, created: Math.floor(Date.now() / 1000) - 3600 }),
+      await signedHeaders({ authority: 'other.example.com', agent: directory.origin }),
+      await signedHeaders({ authority, agent: 'https://unnamed.example' }),
+    ];
+    for (const headers of failing) expect(await seen(headers)).toEqual([429, '"default";q=5;w=3600', '0']);
+    const fresh = await agentHandler();
+    for (const headers of failing) {
+      const response = await send(fresh, '/api/v1', { address: '192.0.2.78', headers });
+      expect([response.status, response.headers.get('ratelimit-policy')]).toEqual([200, '"default";q=5;w=3600']);
+    }
+  });
+
+  it('names the verified agent in the access log, its client key the agent', async () => {
+    const lines: LogEntry[] = [];
+    const logged = await agentHandler((entry) => void lines.push(entry));
+    await send(logged, '/api/v1', { address: '192.0.2.79', headers: await signedHeaders({ authority, agent: directory.origin }) });
+    await send(logged, '/api/v1', { address: '192.0.2.79' });
+    const requests = lines.filter((line) => line.event === 'request');
+    expect(requests[0]).toMatchObject({ client: `signer:${directory.origin}`, agentVerified: directory.origin });
+    expect(requests[1]!.client).toBe('192.0.2.79');
+    expect(requests[1]).not.toHaveProperty('agentVerified');
+  });
+
+  it('refuses at start an agents entry with a bad origin, naming it', async () => {
+    await expect(
+      createRateLimit({ policies: [{ name: 'x', agents: ['http://agent.example'], quota: 1, windowSeconds: 1 }] }, 0, quiet, BASE),
+    ).rejects.toThrow('rateLimit.policies[0].agents[0]: "http://agent.example" must use https');
   });
 });

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
-import { pathOf, Policies, PoliciesJson, policyMatcher, type Policy } from '../../src/ratelimit/policies.ts';
+import { agentPolicies, pathOf, Policies, PoliciesJson, policyMatcher, type Policy } from '../../src/ratelimit/policies.ts';
 
 const agents: Policy = { name: 'agents', networks: ['160.79.104.0/21', '2001:db8::/32'], quota: 1200, windowSeconds: 60, key: 'address' };
 const office: Policy = {
@@ -118,8 +118,8 @@ describe('the RATE_LIMIT_POLICIES schema', () => {
       '[2].networks: must list at least one network',
       '[2].quota: must be a whole number of requests from 1 to 1000000000',
       '[2].windowSeconds: must be a whole number of seconds from 1 to 86400',
-      '[2].extra: is not a member of a policy: write name, networks, quota, windowSeconds and optionally key',
-      '[3]: must be an object with name, networks, quota, windowSeconds and optionally key',
+      '[2].extra: is not a member of a policy: write name, networks or agents, quota, windowSeconds and optionally key',
+      '[3]: must be an object with name, networks or agents, quota, windowSeconds and optionally key',
     ]);
   });
 
@@ -145,14 +145,69 @@ describe('the RATE_LIMIT_POLICIES schema', () => {
   it('refuses what is not a list, missing members, and text that is not JSON', () => {
     expect(problems({ agents })).toEqual([': must be a JSON array of policies']);
     expect(problems([{ name: 'agents' }])).toEqual([
-      '[0].networks: is missing: every policy has a name, networks, a quota and a windowSeconds',
-      '[0].quota: is missing: every policy has a name, networks, a quota and a windowSeconds',
-      '[0].windowSeconds: is missing: every policy has a name, networks, a quota and a windowSeconds',
+      '[0].quota: is missing: every policy has a name, networks or agents, a quota and a windowSeconds',
+      '[0].windowSeconds: is missing: every policy has a name, networks or agents, a quota and a windowSeconds',
+      '[0]: names neither networks nor agents: every policy lists one of them',
     ]);
     expect(problems([{ ...agents, networks: '160.79.104.0/21' }])).toEqual(['[0].networks: must be a list of CIDR strings']);
     expect(problems([{ ...agents, networks: [21] }])).toEqual(['[0].networks[0]: must be a CIDR string such as "160.79.104.0/21"']);
     const result = v.safeParse(PoliciesJson, "[{name: 'agents'}]");
     expect(result.success).toBe(false);
     expect(result.issues?.[0]?.message).toMatch(/^is not valid JSON \(.+\): write a JSON array of policies$/);
+  });
+});
+
+describe('policies naming agents (Web Bot Auth)', () => {
+  const chatgpt = { name: 'chatgpt', agents: ['https://chatgpt.com'], quota: 600, windowSeconds: 60 };
+
+  it('accepts the contract example, each origin written as its origin', () => {
+    expect(v.parse(Policies, [chatgpt])).toEqual([{ ...chatgpt, key: 'address' }]);
+    const written = {
+      ...chatgpt,
+      agents: ['https://Agent.Bot.GOOG/', 'https://example.com:443', 'http://127.0.0.1:8080', 'http://[::1]:9'],
+    };
+    expect(v.parse(Policies, [written])[0]!.agents).toEqual([
+      'https://agent.bot.goog',
+      'https://example.com',
+      'http://127.0.0.1:8080',
+      'http://[::1]:9',
+    ]);
+  });
+
+  it('refuses what is not an origin, http off loopback, and both or neither of networks and agents', () => {
+    expect(
+      problems([
+        { ...chatgpt, agents: ['chatgpt.com', 'https://chatgpt.com/agent', 'https://u:p@chatgpt.com', 'https://chatgpt.com/?a', 7] },
+        { ...chatgpt, name: 'plain', agents: ['http://chatgpt.com', 'http://localhost:8080', 'ftp://chatgpt.com'] },
+        { ...chatgpt, name: 'both', networks: ['192.0.2.0/24'] },
+        { ...chatgpt, name: 'empty', agents: [] },
+        { name: 'neither', quota: 1, windowSeconds: 1 },
+      ]),
+    ).toEqual([
+      '[0].agents[0]: "chatgpt.com" must be an agent\'s origin such as "https://chatgpt.com" (no path, query or user)',
+      '[0].agents[1]: "https://chatgpt.com/agent" must be an agent\'s origin such as "https://chatgpt.com" (no path, query or user)',
+      '[0].agents[2]: "https://u:p@chatgpt.com" must be an agent\'s origin such as "https://chatgpt.com" (no path, query or user)',
+      '[0].agents[3]: "https://chatgpt.com/?a" must be an agent\'s origin such as "https://chatgpt.com" (no path, query or user)',
+      '[0].agents[4]: must be an agent\'s origin such as "https://chatgpt.com" (no path, query or user)',
+      '[1].agents[0]: "http://chatgpt.com" must use https (http only on a loopback address, such as http://127.0.0.1:8080, for tests)',
+      '[1].agents[1]: "http://localhost:8080" must use https (http only on a loopback address, such as http://127.0.0.1:8080, for tests)',
+      '[1].agents[2]: "ftp://chatgpt.com" must be an agent\'s origin such as "https://chatgpt.com" (no path, query or user)',
+      '[2].agents: names both networks and agents: write two policies, one for each',
+      '[3].agents: must list at least one agent origin',
+      '[4]: names neither networks nor agents: every policy lists one of them',
+    ]);
+  });
+
+  it('gives each origin the first policy naming it, and leaves networks to the address matcher', () => {
+    const policies = v.parse(Policies, [
+      chatgpt,
+      { ...chatgpt, name: 'both-agents', agents: ['https://chatgpt.com', 'https://agent.bot.goog'] },
+    ]);
+    const byAgent = agentPolicies(policies);
+    expect([...byAgent].map(([origin, policy]) => [origin, policy.name])).toEqual([
+      ['https://chatgpt.com', 'chatgpt'],
+      ['https://agent.bot.goog', 'both-agents'],
+    ]);
+    expect(policyMatcher(policies)('160.79.104.9')).toBeUndefined();
   });
 });

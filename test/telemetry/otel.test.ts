@@ -5,7 +5,8 @@
 import { MeterProvider, MetricReader, type DataPoint, type Histogram } from '@opentelemetry/sdk-metrics';
 import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { closeHandlers, makeHandler, send } from '../support/handler.ts';
+import { BASE, closeHandlers, makeHandler, send } from '../support/handler.ts';
+import { serveDirectory, signedHeaders } from '../support/web-bot-auth.ts';
 import { frame } from '../support/mcp.ts';
 
 class CollectingReader extends MetricReader {
@@ -104,6 +105,28 @@ describe('OpenTelemetry through the handler', () => {
     expect(refusal).toMatchObject({ attributes: { 'ratelimit.policy': 'default', 'ratelimit.refusal': 'rate_limited' }, value: 1 });
     const [age] = await reader.points('facts.age');
     expect(age!.value).toBeGreaterThan(0);
+  });
+
+  it('names a verified agent by its origin (agent.verified) in the span and the metrics', async () => {
+    const directory = await serveDirectory();
+    try {
+      const policies = [{ name: 'signer', agents: [directory.origin], quota: 50, windowSeconds: 60 }];
+      const handler = await makeHandler({ telemetry: { tracerProvider, meterProvider }, rateLimit: { policies } });
+      const headers = { ...(await signedHeaders({ authority: new URL(BASE).host, agent: directory.origin })), 'user-agent': GPTBOT };
+      expect((await send(handler, '/api/v1', { headers })).status).toBe(200);
+      await send(handler, '/api/v1', { headers: { 'user-agent': GPTBOT } });
+      const [signed, unsigned] = spans.getFinishedSpans().filter((span) => span.name === 'GET /api/v1');
+      expect(signed!.attributes).toMatchObject({
+        'agent.class': 'ai-training',
+        'agent.name': 'GPTBot',
+        'agent.verified': directory.origin,
+      });
+      expect(unsigned!.attributes).not.toHaveProperty('agent.verified');
+      const points = await reader.points('http.server.request.duration');
+      expect(points.map((point) => point.attributes['agent.verified'])).toEqual([directory.origin, undefined]);
+    } finally {
+      await directory.close();
+    }
   });
 
   it('adds no series for random paths, methods and user agents', async () => {
