@@ -268,7 +268,8 @@ export function buildOpenApi(context: BuildContext, routes: readonly Route[]): R
         'credential; unknown query parameters are ignored. Every path answers OPTIONS (CORS preflight, 204 with Allow); ' +
         'a known path with another method answers 405 with Allow; any other path answers the 404 problem ' +
         '`api_route_not_found`. Every response carries the rate-limit headers of the policy its client counts under: ' +
-        '`default`, or one the operator gives a network (RATE_LIMIT_POLICIES), named in RateLimit-Policy and RateLimit.' +
+        '`default`, or one the operator gives a network or a verified agent (RATE_LIMIT_POLICIES), named in RateLimit-Policy ' +
+        'and RateLimit.' +
         `\n\n${rulesParagraph(context.facts)}`,
       license: { name: 'MIT', identifier: 'MIT' },
     },

@@ -232,6 +232,22 @@ describe('loadConfig: the shared store and per-network policies', () => {
     expect(message).toContain('RATE_LIMIT_POLICIES[1].networks[0]: "10.0.0.0/33"');
   });
 
+  it('reads a policy naming agents, each as its origin, and refuses an agent that is not an https origin', () => {
+    const { rateLimit } = loadConfig({
+      RATE_LIMIT_POLICIES: JSON.stringify([{ name: 'chatgpt', agents: ['https://chatgpt.com/'], quota: 600, windowSeconds: 60 }]),
+    });
+    expect(rateLimit.policies).toEqual([
+      { name: 'chatgpt', agents: ['https://chatgpt.com'], quota: 600, windowSeconds: 60, key: 'address' },
+    ]);
+    const policy = { name: 'chatgpt', quota: 600, windowSeconds: 60 };
+    expect(refusal({ RATE_LIMIT_POLICIES: JSON.stringify([{ ...policy, agents: ['http://chatgpt.com'] }]) })).toContain(
+      'RATE_LIMIT_POLICIES[0].agents[0]: "http://chatgpt.com" must use https',
+    );
+    expect(
+      refusal({ RATE_LIMIT_POLICIES: JSON.stringify([{ ...policy, agents: ['https://chatgpt.com'], networks: ['192.0.2.0/24'] }]) }),
+    ).toContain('RATE_LIMIT_POLICIES[0].agents: names both networks and agents');
+  });
+
   it('refuses RATE_LIMIT_POLICIES that is not JSON, naming the variable', () => {
     expect(refusal({ RATE_LIMIT_POLICIES: "[{name: 'agents'}]" })).toMatch(/RATE_LIMIT_POLICIES=.*is not valid JSON/);
   });
