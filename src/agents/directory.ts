@@ -8,6 +8,7 @@
  * A failure never throws: the key is simply not found.
  */
 import type { Logger } from '../util/log.ts';
+import type { KeyLookup } from './web-bot-auth.ts';
 
 export const DIRECTORY_PATH = '/.well-known/http-message-signatures-directory';
 export const DIRECTORY_MEDIA_TYPE = 'application/http-message-signatures-directory+json';
@@ -34,7 +35,8 @@ interface Entry {
   freshUntil: number;
   usableUntil: number;
   retryAt: number;
-  pending?: Promise<void>;
+  /** The refresh under way, and when it began. */
+  pending?: { done: Promise<void>; since: number };
   failing: boolean;
 }
 
@@ -45,7 +47,7 @@ export interface DirectoryOptions {
 }
 
 /** Looks keys up by thumbprint in the directory of an origin, fetching and caching it as needed. */
-export function keyDirectory({ logger, now = () => Date.now() / 1000 }: DirectoryOptions) {
+export function keyDirectory({ logger, now = () => Date.now() / 1000 }: DirectoryOptions): KeyLookup {
   const entries = new Map<string, Entry>();
 
   async function refresh(origin: string, entry: Entry): Promise<void> {
@@ -75,13 +77,28 @@ export function keyDirectory({ logger, now = () => Date.now() / 1000 }: Director
     let entry = entries.get(origin);
     if (!entry) entries.set(origin, (entry = { freshUntil: 0, usableUntil: 0, retryAt: 0, failing: false }));
     const at = now();
+    // A refresh past its deadline is given up: on Workers, one started by a request that has since been
+    // answered may never settle.
+    if (entry.pending && at - entry.pending.since > PENDING_SECONDS) entry.pending = undefined;
     if (at >= entry.freshUntil && at >= entry.retryAt && !entry.pending) {
-      entry.pending = refresh(origin, entry).finally(() => (entry.pending = undefined));
+      const pending = refresh(origin, entry).finally(() => {
+        if (entry.pending?.done === pending) entry.pending = undefined;
+      });
+      entry.pending = { done: pending, since: at };
     }
-    // Stale keys answer while the refresh is under way; with none usable, the request waits for it (bounded by its deadline).
-    if (!(entry.keys && at < entry.usableUntil) && entry.pending) await entry.pending;
+    // Stale keys answer while the refresh is under way; with none usable, the request waits for it, never past its deadline.
+    if (!(entry.keys && at < entry.usableUntil) && entry.pending) await withinDeadline(entry.pending.done);
     return entry.keys && now() < entry.usableUntil ? entry.keys.get(keyid) : undefined;
   };
+}
+
+/** How long a refresh may be waited for: the fetch's own deadline, and a second to read the body. */
+const PENDING_SECONDS = DIRECTORY_LIMITS.fetchTimeoutMs / 1000 + 1;
+
+function withinDeadline(pending: Promise<void>): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<void>((resolve) => (timer = setTimeout(resolve, PENDING_SECONDS * 1000)));
+  return Promise.race([pending, deadline]).finally(() => clearTimeout(timer));
 }
 
 /** `max-age` (or `s-maxage`) within the bounds; the bounds' least for `no-store` and `no-cache`. */

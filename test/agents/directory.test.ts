@@ -121,6 +121,16 @@ describe('keyDirectory', () => {
     expect(logged.map((entry) => entry.event)).toEqual(['agent_directory_unavailable', 'agent_directory_regained']);
   });
 
+  it('waits no longer than its deadline for an origin that never answers', async () => {
+    const { keyOf, logged } = await directory({ hang: true });
+    const started = performance.now();
+    expect(await Promise.all([keyOf(), keyOf()])).toEqual([undefined, undefined]);
+    const waited = performance.now() - started;
+    expect(waited).toBeGreaterThanOrEqual(DIRECTORY_LIMITS.fetchTimeoutMs - 50);
+    expect(waited).toBeLessThan(DIRECTORY_LIMITS.fetchTimeoutMs + 1_500);
+    expect(logged).toMatchObject([{ event: 'agent_directory_unavailable' }]);
+  });
+
   it('finds no key when the origin does not answer, without throwing', async () => {
     const { server, keyOf } = await directory();
     await server.close();

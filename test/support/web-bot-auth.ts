@@ -87,6 +87,8 @@ export interface DirectoryAnswer {
   location?: string;
   /** Bytes of padding added to the body (to pass the size bound). */
   padding: number;
+  /** Never answer. */
+  hang?: boolean;
 }
 
 /** A key directory at http://127.0.0.1:<port>/.well-known/http-message-signatures-directory. */
@@ -103,6 +105,7 @@ export async function serveDirectory(initial: Partial<DirectoryAnswer> = {}): Pr
   const server = createServer((request: IncomingMessage, response: ServerResponse) => {
     if (request.url !== '/.well-known/http-message-signatures-directory') return void response.writeHead(404).end();
     requests++;
+    if (answer.hang) return;
     const headers: Record<string, string> = { 'content-type': answer.mediaType };
     if (answer.cacheControl) headers['cache-control'] = answer.cacheControl;
     if (answer.location) headers.location = answer.location;
