@@ -1,5 +1,5 @@
 /**
- * Verified agents on the runtimes themselves: Bun, Deno and the Worker in workerd (Miniflare) each
+ * Verified agents on the runtimes themselves: Bun, Deno, Node and the Worker in workerd (Miniflare) each
  * fetch the agent's key directory from a loopback origin, verify Ed25519 signatures with their own
  * WebCrypto, and count a signed request under the agent's policy, an unsigned or badly signed one by
  * its address.
@@ -11,7 +11,7 @@ import { freshKey, serveDirectory, signedHeaders, type DirectoryServer } from '.
 
 const BASE = 'https://api.example.test';
 
-describe.each(['bun', 'deno', 'workers'] as const)('verified agents on %s', (runtime) => {
+describe.each(['bun', 'deno', 'node', 'workers'] as const)('verified agents on %s', (runtime) => {
   let directory: DirectoryServer;
   let entry: RunningEntry;
   beforeAll(async () => {
