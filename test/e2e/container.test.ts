@@ -9,11 +9,11 @@ import { request as httpRequest } from 'node:http';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sleep } from '../support/e2e.ts';
+import { sleep } from '../support/net.ts';
 import { imageScript, makeBaseImages, podman, podmanStatus } from '../support/images.ts';
 import { ensurePlatformTools, request } from '../support/platforms.ts';
 import { frame } from '../support/mcp.ts';
-import { freePort } from '../support/redis.ts';
+import { freePort } from '../support/net.ts';
 
 const IMAGE = 'localhost/product-discovery-test/app:e2e';
 const NAME = `product-discovery-e2e-${process.pid}`;

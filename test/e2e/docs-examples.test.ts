@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CodeBlock, codeBlocks, commandsOf, markdownFiles, SERVES } from '../support/docs.ts';
 import { ROOT, startEntry, type RunningEntry } from '../support/entries.ts';
 import { withBuildLock } from '../support/package.ts';
-import { freePort } from '../support/redis.ts';
+import { freePort } from '../support/net.ts';
 
 const execFile = promisify(execFileCallback);
 const BLOCKS = markdownFiles().flatMap((file) => codeBlocks(file).filter((block) => block.lang === 'sh'));

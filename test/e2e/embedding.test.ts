@@ -7,10 +7,10 @@
 import { spawn } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { get } from 'node:http';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../support/net.ts';
 import pkg from '../../package.json' with { type: 'json' };
 import { pathsOf } from '../../src/route.ts';
 import { ROUTES } from '../../src/routes.ts';
@@ -65,15 +65,6 @@ function remainingFrom(url: string, localAddress: string): Promise<string | unde
       res.resume();
       res.on('end', () => resolve(res.headers['x-ratelimit-remaining'] as string | undefined));
     }).on('error', reject);
-  });
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
   });
 }
 

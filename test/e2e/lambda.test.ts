@@ -8,13 +8,13 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { gunzipSync } from 'node:zlib';
 import { CreateTableCommand, DynamoDBClient, UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../support/net.ts';
 import { ROOT } from '../support/entries.ts';
 import { frame, TOOL_NAMES } from '../support/mcp.ts';
 import { checkNetworkPolicies, POLICY_ENV } from '../support/ratelimit.ts';
@@ -271,15 +271,6 @@ describe('the Lambda module refusing to load', () => {
     expect(output).toContain('REDIS_URL and RATE_LIMIT_DYNAMODB_TABLE are both set: choose one shared store');
   });
 });
-
-/** A free port on loopback, for dynalite (which is restarted on the same one). */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** dynalite on `port`, keeping its tables in `path` across restarts. */
 async function startDynalite(port: number, path: string): Promise<ChildProcess> {

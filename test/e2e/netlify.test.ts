@@ -6,7 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isServedPath } from '../../src/routes.ts';
-import { freePort, startRedis, type RedisServer } from '../support/redis.ts';
+import { freePort } from '../support/net.ts';
+import { startRedis, type RedisServer } from '../support/redis.ts';
 import {
   ensurePlatformTools,
   platformProject,

@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sample from '../../src/facts/sample-facts.json' with { type: 'json' };
 import { RUNTIMES, startEntry, type RunningEntry } from '../support/entries.ts';
-import { eventually, sleep } from '../support/ratelimit.ts';
+import { eventually } from '../support/ratelimit.ts';
+import { sleep } from '../support/net.ts';
 import { startRedis, type RedisServer } from '../support/redis.ts';
 
 const QUOTA = 5;

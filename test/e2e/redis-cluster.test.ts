@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRedisStore } from '../../src/ratelimit/stores/redis.ts';
 import { RUNTIMES, startEntry, type RunningEntry } from '../support/entries.ts';
 import { closeHandlers, makeHandler, send } from '../support/handler.ts';
-import { awayFromWindowEdge, checkNetworkPolicies, eventually, NETWORK_POLICIES, sleep, steadyLoad } from '../support/ratelimit.ts';
+import { awayFromWindowEdge, checkNetworkPolicies, eventually, NETWORK_POLICIES, steadyLoad } from '../support/ratelimit.ts';
+import { sleep } from '../support/net.ts';
 import { infoFields, redisCli, startCluster, type ClusterNode, type RedisClusterProcesses } from '../support/redis.ts';
 
 const WINDOW = 3600;

@@ -6,7 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RUNTIMES, startEntry, type RunningEntry } from '../support/entries.ts';
-import { awayFromWindowEdge, checkNetworkPolicies, eventually, NETWORK_POLICIES, sleep, steadyLoad } from '../support/ratelimit.ts';
+import { awayFromWindowEdge, checkNetworkPolicies, eventually, NETWORK_POLICIES, steadyLoad } from '../support/ratelimit.ts';
+import { sleep } from '../support/net.ts';
 import { infoFields, redisCli, startSentinel, type RedisSentinelProcesses } from '../support/redis.ts';
 
 const WINDOW = 3600;

@@ -9,7 +9,8 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { send, sleep } from '../support/e2e.ts';
+import { send } from '../support/e2e.ts';
+import { sleep } from '../support/net.ts';
 import { ROOT } from '../support/entries.ts';
 import { installConsumer, packOnce, withBuildLock } from '../support/package.ts';
 

@@ -9,7 +9,8 @@ import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { send, sleep } from '../support/e2e.ts';
+import { send } from '../support/e2e.ts';
+import { sleep } from '../support/net.ts';
 import { ROOT } from '../support/entries.ts';
 
 const STATE = join(ROOT, 'node_modules/.cache/product-discovery-build');

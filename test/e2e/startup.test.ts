@@ -10,7 +10,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { send, sleep } from '../support/e2e.ts';
+import { send } from '../support/e2e.ts';
+import { sleep } from '../support/net.ts';
 import { failedStart, ROOT, RUNTIMES, startEntry } from '../support/entries.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'e2e-facts-'));

@@ -7,8 +7,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isServedPath } from '../../src/routes.ts';
-import { sleep } from '../support/e2e.ts';
-import { freePort, startRedis, type RedisServer } from '../support/redis.ts';
+import { sleep } from '../support/net.ts';
+import { freePort } from '../support/net.ts';
+import { startRedis, type RedisServer } from '../support/redis.ts';
 import {
   ensurePlatformTools,
   platformProject,

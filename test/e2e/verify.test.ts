@@ -9,7 +9,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENTRIES, ROOT, startEntry, type RunningEntry } from '../support/entries.ts';
 import { startFront, type Break, type Front } from '../support/fronts.ts';
-import { sleep } from '../support/e2e.ts';
+import { sleep } from '../support/net.ts';
 
 const execFile = promisify(execFileCallback);
 

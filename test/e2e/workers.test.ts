@@ -14,7 +14,7 @@ import { promisify } from 'node:util';
 import { Miniflare, type WorkerOptions } from 'miniflare';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../support/entries.ts';
-import { sleep } from '../support/e2e.ts';
+import { sleep } from '../support/net.ts';
 import { checkNetworkPolicies, POLICY_ENV } from '../support/ratelimit.ts';
 
 const QUOTA = 5;

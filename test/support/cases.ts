@@ -84,3 +84,17 @@ export const CONTRACT_AI_AGENTS = [
   'Applebot-Extended',
   'meta-externalagent',
 ];
+
+/** The headers the contract lets cross-origin scripts read (Access-Control-Expose-Headers). */
+export const EXPOSED = [
+  'RateLimit-Policy',
+  'RateLimit',
+  'X-RateLimit-Limit',
+  'X-RateLimit-Remaining',
+  'X-RateLimit-Reset',
+  'Retry-After',
+  'ETag',
+  'Link',
+  'Deprecation',
+  'Sunset',
+];

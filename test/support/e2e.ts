@@ -10,6 +10,7 @@ import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { parseList, type Item, type List } from 'structured-headers';
 import { expect } from 'vitest';
+import { EXPOSED } from './cases.ts';
 
 export interface Reply {
   status: number;
@@ -132,19 +133,6 @@ export function tokens(header: string | undefined, toCase: 'upper' | 'lower' = '
     .filter(Boolean)
     .map((item) => (toCase === 'upper' ? item.toUpperCase() : item.toLowerCase()));
 }
-
-export const EXPOSED = [
-  'RateLimit-Policy',
-  'RateLimit',
-  'X-RateLimit-Limit',
-  'X-RateLimit-Remaining',
-  'X-RateLimit-Reset',
-  'Retry-After',
-  'ETag',
-  'Link',
-  'Deprecation',
-  'Sunset',
-];
 
 /** The one member of a RateLimit or RateLimit-Policy List (RFC 9651), checked to be the `default` policy. */
 function defaultPolicy(list: List, field: string): Item {
@@ -278,8 +266,6 @@ export function openApiValidator(document: any) {
 
   return { response, schema };
 }
-
-export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The problem types of the contract's error table. */
 export const PROBLEMS: Record<string, { status: number; title: string }> = {

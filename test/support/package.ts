@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { sleep } from './e2e.ts';
+import { sleep } from './net.ts';
 import { ROOT } from './entries.ts';
 
 export const execFile = promisify(execFileCallback);

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { ROOT } from './entries.ts';
 import { frame } from './mcp.ts';
-import { sleep } from './e2e.ts';
+import { sleep } from './net.ts';
 
 export const TOOLS = join(ROOT, 'test/platforms');
 /** netlify-cli and `@netlify/functions` need Node 22.12 or later; the tools run under the Node 22 from npm. */

@@ -1,6 +1,7 @@
 /** Shared by the rate-limit tests: the five headers parsed and checked against each other, and waiting helpers. */
 import { parseList } from 'structured-headers';
 import { expect } from 'vitest';
+import { sleep } from './net.ts';
 
 export interface Limits {
   policy: { name: string; q: number; w: number };
@@ -63,10 +64,6 @@ export function limits(response: Response, policyName = 'default'): Limits {
   const fromNow = result.reset - Date.now() / 1000;
   expect(Math.abs(fromNow - rateLimit.t), `X-RateLimit-Reset - now (${fromNow.toFixed(2)}) vs t=${rateLimit.t}`).toBeLessThanOrEqual(2);
   return result;
-}
-
-export function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 /**

@@ -7,6 +7,7 @@
 import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createConnection, createServer, type Socket } from 'node:net';
+import { freePort, sleep } from './net.ts';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -150,18 +151,6 @@ export async function startRedis({ args = [], sentinelConfig }: RedisOptions = {
   return server;
 }
 
-/** A TCP port nothing listens on right now. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, HOST, () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
 /** True when a Redis server on the port answers PING with PONG (RESP, no client library). */
 export function ping(port: number, timeoutMs = 500): Promise<boolean> {
   return new Promise((resolve) => {
@@ -179,10 +168,6 @@ export function ping(port: number, timeoutMs = 500): Promise<boolean> {
       if (reply.includes('\r\n')) done(reply.startsWith('+PONG'));
     });
   });
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 export interface SlowLink {

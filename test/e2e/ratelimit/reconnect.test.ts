@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { within } from '../../../src/util/deadline.ts';
 import { backoff, firstConnectionLatch, retrying } from '../../../src/ratelimit/stores/reconnect.ts';
 import { startRedis, type RedisServer } from '../../support/redis.ts';
-import { sleep } from '../../support/ratelimit.ts';
+import { sleep } from '../../support/net.ts';
 
 let redis: RedisServer;
 beforeAll(async () => {

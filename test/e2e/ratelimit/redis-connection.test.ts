@@ -9,9 +9,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { connectRedis, type Increment, type RedisConnection } from '../../../src/ratelimit/stores/redis-connection.ts';
 import type { RedisTarget } from '../../../src/ratelimit/stores/redis-target.ts';
-import { sleep } from '../../support/ratelimit.ts';
+import { sleep } from '../../support/net.ts';
+import { freePort } from '../../support/net.ts';
 import {
-  freePort,
   redisCli,
   startCluster,
   startRedis,

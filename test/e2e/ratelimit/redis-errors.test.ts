@@ -9,7 +9,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { connectRedis, type RedisConnection } from '../../../src/ratelimit/stores/redis-connection.ts';
 import { RedisStoreError, storeError } from '../../../src/ratelimit/stores/redis-errors.ts';
 import type { RedisTarget } from '../../../src/ratelimit/stores/redis-target.ts';
-import { freePort, redisCli, startRedis, type RedisServer } from '../../support/redis.ts';
+import { freePort } from '../../support/net.ts';
+import { redisCli, startRedis, type RedisServer } from '../../support/redis.ts';
 
 const OPTIONS = { commandTimeoutMs: 250, maxPendingCommands: 100 };
 const USER = 'limited-user';

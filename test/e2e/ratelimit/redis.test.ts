@@ -6,9 +6,11 @@ import { createClient } from '@redis/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Handler } from '../../../src/handler.ts';
 import { createRedisStore } from '../../../src/ratelimit/stores/redis.ts';
-import { freePort, slowLink, startRedis, type RedisServer, type SlowLink } from '../../support/redis.ts';
+import { freePort } from '../../support/net.ts';
+import { slowLink, startRedis, type RedisServer, type SlowLink } from '../../support/redis.ts';
 import { closeHandlers, makeHandler, send } from '../../support/handler.ts';
-import { awayFromWindowEdge, checkNetworkPolicies, eventually, limits, NETWORK_POLICIES, sleep } from '../../support/ratelimit.ts';
+import { awayFromWindowEdge, checkNetworkPolicies, eventually, limits, NETWORK_POLICIES } from '../../support/ratelimit.ts';
+import { sleep } from '../../support/net.ts';
 
 const WINDOW = 3600;
 const HEALTH_CLIENT = '192.0.2.250';
