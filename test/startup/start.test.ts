@@ -1,50 +1,32 @@
-/** start(): configuration, listening, reload and a clean stop, through a real Node server behind the Runtime port. */
+/** start() with the Node entry's Runtime: configuration, listening, reload and a clean stop on a real node:http server. */
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { serve } from '@hono/node-server';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { start, type Runtime } from '../../src/startup/start.ts';
+import { nodeRuntime as entryRuntime } from '../../src/startup/node-runtime.ts';
+import { start } from '../../src/startup/start.ts';
 import sample from '../../src/facts/sample-facts.json' with { type: 'json' };
 
 type Signal = 'SIGINT' | 'SIGTERM' | 'SIGHUP';
 
-/** A Runtime on node:http (through @hono/node-server) whose signals and exit the test drives and reads. */
+/** The Node entry's own Runtime, with the signals and the exit driven and read by the test, and the requests that arrive counted. */
 function nodeRuntime(env: Record<string, string>) {
   const listeners = new Map<Signal, () => void>();
   const exits: number[] = [];
   const arrived = { count: 0 };
   let exited: () => void;
   const exit = new Promise<void>((resolve) => (exited = resolve));
-  const runtime: Runtime = {
+  const runtime = entryRuntime({
     env,
-    readTextFile: (path) => readFile(path, 'utf8'),
-    listen: ({ host, port }, fetch) =>
-      new Promise((resolve, reject) => {
-        const server = serve(
-          { hostname: host, port, fetch: (request) => (arrived.count++, fetch(request, { clientAddress: '192.0.2.1' })) },
-          (info: AddressInfo) =>
-            resolve({
-              url: `http://${info.address}:${info.port}`,
-              // As the Node entry does: close() waits for kept-alive connections, so sweep them as each falls idle.
-              stop: () =>
-                new Promise((closed) => {
-                  const http = server as import('node:http').Server;
-                  const sweep = setInterval(() => http.closeIdleConnections(), 20);
-                  http.close(() => (clearInterval(sweep), closed()));
-                }),
-            }),
-        );
-        server.once('error', reject);
-      }),
-    onSignal: (signal, listener) => void listeners.set(signal, listener),
+    on: (signal: Signal, listener: () => void) => listeners.set(signal, listener),
     exit: ((code: number) => {
       exits.push(code);
       exited();
-    }) as Runtime['exit'],
-  };
+    }) as (code: number) => never,
+  });
+  const listen = runtime.listen;
+  runtime.listen = (address, fetch) => listen(address, (request, info) => (arrived.count++, fetch(request, info)));
   return { runtime, exits, exit, arrived, signal: (signal: Signal) => listeners.get(signal)!() };
 }
 
