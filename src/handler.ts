@@ -16,7 +16,8 @@ import { withAccessLog, type RequestInfo } from './telemetry/access-log.ts';
 import { allowedOrigins, preflight } from './http/cors.ts';
 import { withDefaults } from './util/defaults.ts';
 import { checkDeprecation, deprecationNotice, type Deprecation } from './contract/deprecation.ts';
-import { CONTENT_SIGNAL_DEFAULT } from './discovery/robots.ts';
+import { checkBaseUrl } from './contract/base-url.ts';
+import { CONTENT_SIGNAL_DEFAULT, checkContentSignal } from './discovery/content-signal.ts';
 import { checkSecurityContact } from './discovery/security-txt.ts';
 import type { HeaderRecord } from './http/headers.ts';
 import { discard, pathOf, respond, unreadBody } from './http/prepared.ts';
@@ -28,6 +29,7 @@ import { prepareProblem, type ProblemMembers } from './contract/problems.ts';
 import { clientTrust } from './ratelimit/client.ts';
 import { createRateLimit, type RateLimitOptions } from './ratelimit/index.ts';
 import { takes, type Route } from './route.ts';
+import { checkRanges } from './util/ranges.ts';
 import { buildSurface, type Settings, type Surface, type Target } from './surface.ts';
 import { createTelemetry, type Observation, type TelemetryOptions } from './telemetry/index.ts';
 import type { ProblemCode } from './contract/schemas.ts';
@@ -36,7 +38,11 @@ import type { Product } from './facts/schema.ts';
 export type { RequestInfo } from './telemetry/access-log.ts';
 
 export interface HandlerOptions {
-  /** `{base}`: the public base URL used in links, problem types and `servers`. */
+  /**
+   * `{base}`: the public base URL used in links, problem types and `servers`: an absolute http(s) URL
+   * with no user information, query, fragment or surrounding white space (refused, as PUBLIC_BASE_URL
+   * is); a trailing slash is dropped.
+   */
   publicBaseUrl: string;
   /** Validated facts (see `parseFacts`). */
   facts: Product;
@@ -89,7 +95,20 @@ const counted = (route: Route | undefined, method: string) =>
   method !== 'OPTIONS' && !(route?.counted === false && (method === 'GET' || method === 'HEAD'));
 
 export async function createHandler(options: HandlerOptions): Promise<Handler> {
-  const base = options.publicBaseUrl.replace(/\/+$/, '');
+  // The rules every way in shares, in the words the environment's refusal uses, naming the option.
+  const base = checkBaseUrl(options.publicBaseUrl, 'publicBaseUrl');
+  const contentSignal =
+    options.contentSignal === undefined ? CONTENT_SIGNAL_DEFAULT : checkContentSignal(options.contentSignal, 'contentSignal');
+  checkRanges(
+    { ...options.rateLimit, maxBodyBytes: options.mcp?.maxBodyBytes, trustProxyHops: options.trustProxyHops },
+    {
+      quota: 'rateLimit.quota',
+      windowSeconds: 'rateLimit.windowSeconds',
+      ipv6PrefixBits: 'rateLimit.ipv6PrefixBits',
+      maxBodyBytes: 'mcp.maxBodyBytes',
+      trustProxyHops: 'trustProxyHops',
+    },
+  );
   const deprecation = checkDeprecation(options.deprecation);
   const log = options.logger ?? jsonLinesLogger();
   const rateLimit = await createRateLimit(options.rateLimit, clientTrust(options), log, base);
@@ -102,7 +121,7 @@ export async function createHandler(options: HandlerOptions): Promise<Handler> {
     redisMode: rateLimit.redisMode,
     mcp,
     docsPage: options.docsPage ?? true,
-    contentSignal: options.contentSignal ?? CONTENT_SIGNAL_DEFAULT,
+    contentSignal,
     securityContact: options.securityContact === undefined ? undefined : checkSecurityContact(options.securityContact),
   };
   // Swapped whole on reload; each request reads it once, so it sees either the old facts or the new.

@@ -6,6 +6,8 @@
 import { MCP_PATH } from '../route.ts';
 import type { Product } from '../facts/schema.ts';
 import { fitText, serverCardName } from './server-card.ts';
+import { baseUrlProblem, withoutTrailingSlash } from '../contract/base-url.ts';
+import { settingLine } from '../util/startup-error.ts';
 
 /** The registry's current server.json schema (vendored in test/fixtures/mcp-registry-server.schema.json). */
 export const SERVER_JSON_SCHEMA = 'https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json';
@@ -42,6 +44,7 @@ export async function registryCommand(
   env: Record<string, string | undefined>,
   io: { out(text: string): void; err(text: string): void },
 ): Promise<number> {
+  const name = base === undefined ? 'PUBLIC_BASE_URL' : '--base';
   base ??= env.PUBLIC_BASE_URL;
   if (!base) {
     io.err(
@@ -49,10 +52,10 @@ export async function registryCommand(
     );
     return 2;
   }
-  if (!URL.canParse(base) || !/^https?:$/.test(new URL(base).protocol) || new URL(base).search || new URL(base).hash) {
-    io.err(
-      `product-discovery registry: ${JSON.stringify(base)} is not an http or https URL without query or fragment, e.g. https://api.example.com`,
-    );
+  // The rule every way in shares (contract/base-url.ts), naming the flag or the variable the URL came from.
+  const problem = baseUrlProblem(base);
+  if (problem) {
+    io.err(`product-discovery registry: ${settingLine(name, base, problem)}`);
     return 2;
   }
   const [{ StartupError }, { loadFacts }, { checkFacts }, sample, pkg] = await Promise.all([
@@ -67,7 +70,7 @@ export async function registryCommand(
     const facts = env.FACTS_FILE
       ? await loadFacts(env.FACTS_FILE, (file) => readFile(file, 'utf8'))
       : checkFacts('(the shipped sample)', sample.default);
-    io.out(JSON.stringify(buildServerJson(base.replace(/\/+$/, ''), facts, pkg.default.version), null, 2));
+    io.out(JSON.stringify(buildServerJson(withoutTrailingSlash(base), facts, pkg.default.version), null, 2));
     return 0;
   } catch (error) {
     if (!(error instanceof StartupError)) throw error;

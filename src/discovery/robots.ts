@@ -19,9 +19,6 @@ import {
   SKILL_INDEX_PATH,
 } from '../route.ts';
 
-/** What robots.txt tells crawlers they may do with the content (contentsignals.org), unless configured. */
-export const CONTENT_SIGNAL_DEFAULT = 'search=yes, ai-input=yes';
-
 /**
  * The AI-preferences vocabulary (draft-ietf-aipref-vocab) of a Content-Signal value, as
  * draft-ietf-aipref-attach writes it in robots.txt and in the `Content-Usage` header field (a

@@ -1,11 +1,12 @@
 /** @module Serves the handler on Cloudflare Workers: facts bundled at deploy, configuration from the bindings. */
 import type { DurableObjectNamespace } from '@cloudflare/workers-types/latest/index.ts';
 import { env } from 'cloudflare:workers';
-import { loadConfig } from '../startup/config.ts';
+import { loadConfig, STORE_VARIABLES } from '../startup/config.ts';
 import { StartupError } from '../util/startup-error.ts';
 import { checkFacts } from '../facts/check.ts';
 import { createHandler, type Handler } from '../handler.ts';
 import { baseUrlUnset, WORKERS } from '../startup/platform.ts';
+import { sharedStoreOf } from '../ratelimit/stores/choice.ts';
 import { createDurableObjectStore, RateLimitCounter } from '../ratelimit/stores/durable-object.ts';
 import facts from '../facts/sample-facts.json' with { type: 'json' };
 
@@ -15,14 +16,7 @@ export { RateLimitCounter };
 const strings = Object.entries(env).filter((binding): binding is [string, string] => typeof binding[1] === 'string');
 const options = loadConfig(Object.fromEntries(strings));
 const product = checkFacts('(bundled with the Worker)', facts);
-const { redisUrl, redisClusterUrls, redisSentinel, dynamoDbTable, denoKv } = options.rateLimit;
-const shared = Object.entries({
-  REDIS_URL: redisUrl,
-  REDIS_CLUSTER_URLS: redisClusterUrls,
-  REDIS_SENTINEL_URLS: redisSentinel,
-  RATE_LIMIT_DYNAMODB_TABLE: dynamoDbTable,
-  RATE_LIMIT_DENO_KV: denoKv,
-}).find(([, value]) => value)?.[0];
+const shared = sharedStoreOf(options.rateLimit, STORE_VARIABLES)?.setting;
 if (options.factsFile || shared) {
   throw new StartupError(
     `Invalid configuration:\n  ${options.factsFile ? 'FACTS_FILE' : shared} is not used on Workers: ` +

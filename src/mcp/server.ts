@@ -21,7 +21,7 @@ import { memorySkillFiles, SkillsExtension, type SkillCatalog } from '@modelcont
 import { toStandardJsonSchema } from '@valibot/to-json-schema';
 import type * as v from 'valibot';
 import { PUBLIC_MAX_AGE_SECONDS } from '../http/headers.ts';
-import { approvalSentences, privacySentence, privateContractSentence } from '../facts/product-rules.ts';
+import { rulesParagraph } from '../facts/product-rules.ts';
 import { productMarkdown } from '../discovery/markdown.ts';
 import { SKILL_FACTS_FILE } from '../discovery/skill.ts';
 import type { SkillFile } from '../route.ts';
@@ -88,18 +88,13 @@ function identity(facts: Product, { name, version }: ServerInfo) {
   return { name, title: facts.product.name, version, description: facts.product.summary, ...(website ? { websiteUrl: website.url } : {}) };
 }
 
+/** What the server tells its clients: what it offers, then the privacy and approval rules in the words every text shares. */
 function instructions(facts: Product): string {
-  return [
+  return (
     `Read-only, reviewed public facts about ${facts.product.name}: the product overview, its public resources and the ways ` +
-      'to start, also searchable as documents (search, then fetch). No tool creates or changes anything.',
-    privacySentence(facts),
-    privateContractSentence(facts),
-    'A start option whose requiresHumanApproval is true is for the person to approve and take: present it to them rather than ' +
-      'acting on their behalf.',
-    approvalSentences(facts),
-  ]
-    .filter(Boolean)
-    .join(' ');
+    'to start, also searchable as documents (search, then fetch). No tool creates or changes anything. A start option says ' +
+    `whether it needs a person's approval in requiresHumanApproval. ${rulesParagraph(facts)}`
+  );
 }
 
 interface Served {

@@ -4,7 +4,7 @@
  * usually holds a whole /56 and could otherwise rotate addresses to multiply the quota.
  */
 import { formatAddress, masked, parseAddress } from '../util/ipaddr.ts';
-import { StartupError } from '../util/startup-error.ts';
+import { invalidConfiguration, settingLine } from '../util/startup-error.ts';
 
 /** At 0 X-Forwarded-For is ignored: the connection's address is the client. */
 export const TRUST_PROXY_HOPS_DEFAULT = 0;
@@ -16,12 +16,45 @@ export const TRUST_PROXY_HOPS_DEFAULT = 0;
  */
 export type ClientTrust = number | { header: string };
 
-/** The handler's options as a ClientTrust; both set is refused, as one of them would be ignored. */
-export function clientTrust({ trustProxyHops, clientIpHeader }: { trustProxyHops?: number; clientIpHeader?: string }): ClientTrust {
+/** What a way in calls the two settings, so a refusal names the ones its user wrote. */
+export interface ClientSourceNames {
+  trustProxyHops: string;
+  clientIpHeader: string;
+}
+
+const OPTION_NAMES: ClientSourceNames = { trustProxyHops: 'trustProxyHops', clientIpHeader: 'clientIpHeader' };
+
+/**
+ * What is wrong with `name` as the header a platform sets to the client's address (`hops`: what the way
+ * in calls the trusted proxies' setting); undefined when nothing is.
+ */
+export function clientIpHeaderProblem(name: string, hops = OPTION_NAMES.trustProxyHops): string | undefined {
+  // RFC 9110 section 5.1: a field name is a token.
+  if (typeof name !== 'string' || !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) {
+    return 'must be one header name, such as Fly-Client-IP, CF-Connecting-IP or X-Real-IP';
+  }
+  if (['x-forwarded-for', 'forwarded'].includes(name.toLowerCase())) {
+    return `is a list a client can start with forged entries: set ${hops} to the number of proxies in front instead`;
+  }
+  return undefined;
+}
+
+/**
+ * The one source of the client address, checked: the header, or the trusted hops (range checked by the
+ * caller). Both set is refused, as one of them would be ignored; a StartupError names them as `names` call them.
+ */
+export function clientTrust(
+  { trustProxyHops, clientIpHeader }: { trustProxyHops?: number; clientIpHeader?: string },
+  names: ClientSourceNames = OPTION_NAMES,
+): ClientTrust {
+  if (clientIpHeader !== undefined) {
+    const problem = clientIpHeaderProblem(clientIpHeader, names.trustProxyHops);
+    if (problem) throw invalidConfiguration(settingLine(names.clientIpHeader, clientIpHeader, problem));
+  }
   if (clientIpHeader && trustProxyHops) {
-    throw new StartupError(
-      'Invalid handler options:\n  clientIpHeader and trustProxyHops are both set: the client address comes from one header ' +
-        'the platform sets or from X-Forwarded-For behind trusted proxies, not both; remove one.',
+    throw invalidConfiguration(
+      `${names.clientIpHeader} and ${names.trustProxyHops} are both set: the client address comes from one header the ` +
+        `platform sets (${names.clientIpHeader}) or from X-Forwarded-For behind trusted proxies (${names.trustProxyHops}), not both; unset one.`,
     );
   }
   return clientIpHeader ? { header: clientIpHeader } : (trustProxyHops ?? TRUST_PROXY_HOPS_DEFAULT);

@@ -15,10 +15,10 @@ import { policyFields, stateFields } from './fields.ts';
 import { Limiter, type Quota, type RateLimitState } from './limiter.ts';
 import { MemoryStore } from './stores/memory.ts';
 import { agentPolicies, checkPolicies, policyMatcher, type PolicyInput } from './policies.ts';
-import { redisTargetOf, type RedisChoice, type RedisMode, type RedisTarget } from './stores/redis-target.ts';
+import { sharedStoreOf, type RedisMode, type SharedStore, type SharedStoreOptions } from './stores/choice.ts';
 import type { CounterStore } from './store.ts';
 
-export interface RateLimitOptions extends RedisChoice {
+export interface RateLimitOptions extends SharedStoreOptions {
   /** Requests per window per client. */
   quota: number;
   windowSeconds: number;
@@ -72,12 +72,11 @@ export interface RateLimit {
   close(): Promise<void>;
 }
 
-/** The shared store the options name, if any; each client is loaded only by a service that uses it. */
-async function sharedStore(options: RateLimitOptions, target: RedisTarget | undefined): Promise<CounterStore | undefined> {
-  // The Redis client is loaded only by a service that uses it, and installed only by one that does.
-  if (target) return (await loadRedis(target.mode)).createRedisStore(target);
-  if (options.dynamoDbTable) return (await import('./stores/dynamodb.ts')).createDynamoDbStore(options.dynamoDbTable);
-  if (options.denoKv) return (await import('./stores/deno-kv.ts')).createDenoKvStore(options.denoKv);
+/** The shared store chosen, if any; each client is loaded only by a service that uses it, and installed only by one that does. */
+async function openShared(shared: SharedStore | undefined): Promise<CounterStore | undefined> {
+  if (shared?.kind === 'redis') return (await loadRedis(shared.target.mode)).createRedisStore(shared.target);
+  if (shared?.kind === 'dynamodb') return (await import('./stores/dynamodb.ts')).createDynamoDbStore(shared.table);
+  if (shared?.kind === 'deno-kv') return (await import('./stores/deno-kv.ts')).createDenoKvStore(shared.path);
   return undefined;
 }
 
@@ -102,8 +101,8 @@ export async function createRateLimit(
   const options = withDefaults(RATE_LIMIT_DEFAULTS, given);
   const { quota, windowSeconds, fail, ipv6PrefixBits, store: own } = options;
   // The one-store rule first: an app's own store and a shared one named together are refused.
-  const target = redisTargetOf(options);
-  const store: CounterStore = own ?? (await sharedStore(options, target)) ?? new MemoryStore();
+  const shared = sharedStoreOf(options);
+  const store: CounterStore = own ?? (await openShared(shared)) ?? new MemoryStore();
   const limiter = new Limiter({ quota, windowSeconds, fail, store, logger });
 
   const applied = (name: string, quota: number, windowSeconds: number, shared = false): Applied => ({

@@ -1,5 +1,5 @@
 /** @module The interface every rate-limit counter store implements. */
-import type { RedisMode } from './stores/redis-target.ts';
+import type { RedisMode } from './stores/choice.ts';
 
 export interface CounterStore {
   readonly kind: 'memory' | 'redis' | 'durable-object' | 'dynamodb' | 'deno-kv';

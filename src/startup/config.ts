@@ -5,32 +5,43 @@
 import * as v from 'valibot';
 import { checkDeprecation, SUCCESSOR_PATH_DEFAULT, SUCCESSOR_PATH_PATTERN, type Deprecation } from '../contract/deprecation.ts';
 import { originEntry, ORIGIN_LIST_USAGE } from '../http/cors.ts';
-import { CONTENT_SIGNAL_DEFAULT } from '../discovery/robots.ts';
+import { baseUrlProblem, withoutTrailingSlash } from '../contract/base-url.ts';
+import { CONTENT_SIGNAL_DEFAULT, contentSignalProblem, normalisedContentSignal } from '../discovery/content-signal.ts';
+import type { HandlerOptions } from '../handler.ts';
 import { securityContactProblem } from '../discovery/security-txt.ts';
 import { MCP_DEFAULTS } from '../mcp/endpoint.ts';
-import { TRUST_PROXY_HOPS_DEFAULT } from '../ratelimit/client.ts';
+import { clientIpHeaderProblem, clientTrust, TRUST_PROXY_HOPS_DEFAULT } from '../ratelimit/client.ts';
 import { RATE_LIMIT_DEFAULTS, type RateLimitOptions } from '../ratelimit/index.ts';
 import { PoliciesJson, pathOf } from '../ratelimit/policies.ts';
 import { TABLE_NAME } from '../ratelimit/stores/dynamodb.ts';
-import { RedisUrl, redisTargetOf, RedisUrlList } from '../ratelimit/stores/redis-target.ts';
-import { StartupError } from '../util/startup-error.ts';
+import { RedisUrl, RedisUrlList, sharedStoreOf, type StoreNames } from '../ratelimit/stores/choice.ts';
+import { RANGES, rangeProblem, type Range } from '../util/ranges.ts';
+import { invalidConfiguration, settingLine } from '../util/startup-error.ts';
 import type { TelemetryConfig } from '../telemetry/sdk.ts';
 
 /** What only a runtime entry needs; every other default belongs to the module it configures. */
 const DEFAULTS = { port: 8787, host: '127.0.0.1' };
 
-/** contentsignals.org: the signals robots.txt's `Content-Signal` line may give, each `yes` or `no`. */
-const CONTENT_SIGNALS = ['search', 'ai-input', 'ai-train'];
-
 const ISO_DATE_OR_DATE_TIME = /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2}))?$/;
 
-const wholeNumber = (min: number, max: number) =>
+/** A whole number within its range, refused in the words of util/ranges.ts. */
+const wholeNumber = (range: Range) =>
   v.pipe(
     v.string(),
-    v.regex(/^\d+$/, `must be a whole number from ${min} to ${max}`),
+    v.regex(/^\d+$/, rangeProblem(range)),
     v.transform(Number),
-    v.minValue(min, `must be a whole number from ${min} to ${max}`),
-    v.maxValue(max, `must be a whole number from ${min} to ${max}`),
+    v.minValue(range.min, rangeProblem(range)),
+    v.maxValue(range.max, rangeProblem(range)),
+  );
+
+/** A value checked by a rule module's own words (`problem`), so every way in refuses it alike. */
+const ruled = (problem: (text: string) => string | undefined) =>
+  v.pipe(
+    v.string(),
+    v.rawCheck(({ dataset, addIssue }) => {
+      const found = dataset.typed ? problem(dataset.value) : undefined;
+      if (found) addIssue({ message: found });
+    }),
   );
 
 const isoDate = v.pipe(
@@ -50,35 +61,13 @@ const httpOrigin = v.pipe(
   v.check((text) => URL.canParse(text) && /^https?:$/.test(new URL(text).protocol), 'must use http or https'),
 );
 
-const baseUrl = v.pipe(
-  httpOrigin,
-  v.check((text) => URL.canParse(text) && !new URL(text).search && !new URL(text).hash, 'must not carry a query or a fragment'),
-  v.transform((text) => text.replace(/\/+$/, '')),
-);
-
-const contentSignal = v.pipe(
-  v.string(),
-  v.transform((text) =>
-    text
-      .split(',')
-      .map((item) => item.trim().toLowerCase())
-      .filter(Boolean),
-  ),
-  v.check(
-    (items) => items.length > 0 && items.every((item) => /^[a-z-]+=(yes|no)$/.test(item) && CONTENT_SIGNALS.includes(item.split('=')[0]!)),
-    `must be comma-separated signals (${CONTENT_SIGNALS.join(', ')}), each =yes or =no, such as "search=yes, ai-input=yes, ai-train=no"`,
-  ),
-  v.check((items) => new Set(items.map((item) => item.split('=')[0])).size === items.length, 'names a signal twice'),
-  v.transform((items) => items.join(', ')),
-);
-
 const Environment = v.object({
-  PORT: v.optional(wholeNumber(0, 65535), String(DEFAULTS.port)),
+  PORT: v.optional(wholeNumber(RANGES.port), String(DEFAULTS.port)),
   HOST: v.optional(v.pipe(v.string(), v.nonEmpty('must not be empty')), DEFAULTS.host),
-  PUBLIC_BASE_URL: v.optional(baseUrl),
+  PUBLIC_BASE_URL: v.optional(v.pipe(ruled(baseUrlProblem), v.transform(withoutTrailingSlash))),
   FACTS_FILE: v.optional(v.pipe(v.string(), v.nonEmpty('must be a file path'))),
-  RATE_LIMIT_QUOTA: v.optional(wholeNumber(1, 1_000_000_000), String(RATE_LIMIT_DEFAULTS.quota)),
-  RATE_LIMIT_WINDOW_SECONDS: v.optional(wholeNumber(1, 86_400), String(RATE_LIMIT_DEFAULTS.windowSeconds)),
+  RATE_LIMIT_QUOTA: v.optional(wholeNumber(RANGES.quota), String(RATE_LIMIT_DEFAULTS.quota)),
+  RATE_LIMIT_WINDOW_SECONDS: v.optional(wholeNumber(RANGES.windowSeconds), String(RATE_LIMIT_DEFAULTS.windowSeconds)),
   REDIS_URL: v.optional(RedisUrl),
   REDIS_CLUSTER_URLS: v.optional(RedisUrlList('redis://10.0.0.1:6379,redis://10.0.0.2:6379,redis://10.0.0.3:6379')),
   REDIS_SENTINEL_URLS: v.optional(RedisUrlList('redis://10.0.0.1:26379,redis://10.0.0.2:26379,redis://10.0.0.3:26379')),
@@ -92,19 +81,9 @@ const Environment = v.object({
   // `on`: the platform's own database (Deno Deploy); anything else is the path of a KV file.
   RATE_LIMIT_DENO_KV: v.optional(v.string()),
   RATE_LIMIT_FAIL: v.optional(v.picklist(['open', 'closed'], 'must be "open" or "closed"'), RATE_LIMIT_DEFAULTS.fail),
-  TRUST_PROXY_HOPS: v.optional(wholeNumber(0, 32), String(TRUST_PROXY_HOPS_DEFAULT)),
-  CLIENT_IP_HEADER: v.optional(
-    v.pipe(
-      v.string(),
-      // RFC 9110 section 5.1: a field name is a token.
-      v.regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, 'must be one header name, such as Fly-Client-IP, CF-Connecting-IP or X-Real-IP'),
-      v.check(
-        (name) => !['x-forwarded-for', 'forwarded'].includes(name.toLowerCase()),
-        'is a list a client can start with forged entries: set TRUST_PROXY_HOPS to the number of proxies in front instead',
-      ),
-    ),
-  ),
-  RATE_LIMIT_IPV6_PREFIX: v.optional(wholeNumber(32, 128), String(RATE_LIMIT_DEFAULTS.ipv6PrefixBits)),
+  TRUST_PROXY_HOPS: v.optional(wholeNumber(RANGES.trustProxyHops), String(TRUST_PROXY_HOPS_DEFAULT)),
+  CLIENT_IP_HEADER: v.optional(ruled((name) => clientIpHeaderProblem(name, 'TRUST_PROXY_HOPS'))),
+  RATE_LIMIT_IPV6_PREFIX: v.optional(wholeNumber(RANGES.ipv6PrefixBits), String(RATE_LIMIT_DEFAULTS.ipv6PrefixBits)),
   ACCESS_LOG: v.optional(v.picklist(['json', 'off'], 'must be "json" or "off"'), 'off'),
   MCP_ALLOWED_ORIGINS: v.optional(
     v.pipe(
@@ -119,7 +98,7 @@ const Environment = v.object({
       v.transform((items) => items.map((item) => originEntry(item)!)),
     ),
   ),
-  MCP_MAX_BODY_BYTES: v.optional(wholeNumber(1024, 16 * 1024 * 1024), String(MCP_DEFAULTS.maxBodyBytes)),
+  MCP_MAX_BODY_BYTES: v.optional(wholeNumber(RANGES.maxBodyBytes), String(MCP_DEFAULTS.maxBodyBytes)),
   DEPRECATION_DATE: v.optional(isoDate),
   SUNSET_DATE: v.optional(isoDate),
   SUCCESSOR_PATH: v.optional(
@@ -127,7 +106,7 @@ const Environment = v.object({
     SUCCESSOR_PATH_DEFAULT,
   ),
   DOCS_PAGE: v.optional(v.picklist(['on', 'off'], 'must be "on" or "off"'), 'on'),
-  CONTENT_SIGNAL: v.optional(contentSignal, CONTENT_SIGNAL_DEFAULT),
+  CONTENT_SIGNAL: v.optional(v.pipe(ruled(contentSignalProblem), v.transform(normalisedContentSignal)), CONTENT_SIGNAL_DEFAULT),
   SECURITY_CONTACT: v.optional(
     v.pipe(
       v.string(),
@@ -137,7 +116,7 @@ const Environment = v.object({
       }),
     ),
   ),
-  METRICS_PORT: v.optional(wholeNumber(1, 65535)),
+  METRICS_PORT: v.optional(wholeNumber({ min: 1, max: RANGES.port.max })),
   SERVER_TIMING: v.optional(v.picklist(['on', 'off'], 'must be "on" or "off"'), 'off'),
   // OpenTelemetry's own variables (opentelemetry.io/docs/specs/otel/protocol/exporter), as far as they decide what starts.
   OTEL_EXPORTER_OTLP_PROTOCOL: v.optional(
@@ -149,31 +128,22 @@ const Environment = v.object({
   OTEL_TRACES_EXPORTER: v.optional(v.string()),
   OTEL_METRICS_EXPORTER: v.optional(v.string()),
   OTEL_SDK_DISABLED: v.optional(v.string()),
-  OTEL_METRIC_EXPORT_INTERVAL: v.optional(wholeNumber(100, 86_400_000)),
-  OTEL_BSP_SCHEDULE_DELAY: v.optional(wholeNumber(0, 86_400_000)),
+  OTEL_METRIC_EXPORT_INTERVAL: v.optional(wholeNumber({ min: 100, max: 86_400_000 })),
+  OTEL_BSP_SCHEDULE_DELAY: v.optional(wholeNumber({ min: 0, max: 86_400_000 })),
   OTEL_DENO: v.optional(v.string()),
 });
 
-export interface Options {
+/**
+ * The handler's options as the environment gives them (`createHandler` takes the same shape), with what
+ * only a runtime entry needs: where to listen, the facts file, and what of OpenTelemetry to start.
+ */
+export interface Options extends Omit<HandlerOptions, 'publicBaseUrl' | 'facts' | 'logger' | 'telemetry' | 'rateLimit'> {
   port: number;
   host: string;
   /** `{base}`; unset means "the address the server listens on", known only once it listens. */
   publicBaseUrl?: string;
   factsFile?: string;
   rateLimit: Omit<RateLimitOptions, 'store'>;
-  trustProxyHops: number;
-  /** The header a platform in front sets to the client's address (CLIENT_IP_HEADER). */
-  clientIpHeader?: string;
-  /** One JSON line per request through the logger. */
-  accessLog: boolean;
-  mcp: { allowedOrigins?: string[]; maxBodyBytes: number };
-  deprecation?: Deprecation;
-  /** Serve the docs page at /docs and link to it (DOCS_PAGE). */
-  docsPage: boolean;
-  /** robots.txt's `Content-Signal` value (contentsignals.org), normalised. */
-  contentSignal: string;
-  /** SECURITY_CONTACT: serves /.well-known/security.txt (RFC 9116) while set. */
-  securityContact?: string;
   /** What of OpenTelemetry the entry starts, and Server-Timing. */
   telemetry: TelemetryConfig;
 }
@@ -186,12 +156,17 @@ export function loadConfig(env: Record<string, string | undefined>): Options {
     const lines = result.issues.map((issue) => {
       const name = String(issue.path?.[0]?.key ?? 'environment');
       // Inside a JSON value (RATE_LIMIT_POLICIES[1].networks[0]) the entry is named, not the whole value echoed.
-      if ((issue.path?.length ?? 0) > 1) return `  ${name}${pathOf(issue, 1)}: ${issue.message}`;
-      return `  ${name}=${JSON.stringify(defined[name] ?? '')}: ${issue.message}`;
+      if ((issue.path?.length ?? 0) > 1) return `${name}${pathOf(issue, 1)}: ${issue.message}`;
+      return settingLine(name, defined[name] ?? '', issue.message);
     });
-    throw new StartupError(`Invalid configuration:\n${lines.join('\n')}`);
+    throw invalidConfiguration(...lines);
   }
   const e = result.output;
+  // The one source of the client address (the rule and its wording are ratelimit/client.ts's).
+  clientTrust(
+    { trustProxyHops: e.TRUST_PROXY_HOPS, clientIpHeader: e.CLIENT_IP_HEADER },
+    { trustProxyHops: 'TRUST_PROXY_HOPS', clientIpHeader: 'CLIENT_IP_HEADER' },
+  );
   return {
     port: e.PORT,
     host: e.HOST,
@@ -202,11 +177,11 @@ export function loadConfig(env: Record<string, string | undefined>): Options {
       windowSeconds: e.RATE_LIMIT_WINDOW_SECONDS,
       fail: e.RATE_LIMIT_FAIL,
       ipv6PrefixBits: e.RATE_LIMIT_IPV6_PREFIX,
-      ...redisStore(e),
+      ...sharedStore(e),
       policies: e.RATE_LIMIT_POLICIES,
     },
     trustProxyHops: e.TRUST_PROXY_HOPS,
-    clientIpHeader: clientIpHeader(e),
+    clientIpHeader: e.CLIENT_IP_HEADER,
     accessLog: e.ACCESS_LOG === 'json',
     mcp: { allowedOrigins: e.MCP_ALLOWED_ORIGINS, maxBodyBytes: e.MCP_MAX_BODY_BYTES },
     deprecation: checkDeprecation(
@@ -247,38 +222,34 @@ function telemetry(e: v.InferOutput<typeof Environment>): TelemetryConfig {
   };
 }
 
-/** The one shared store the environment names (the rule and its wording are redis-target.ts's). */
-function redisStore(
+/** What the environment calls each shared store, for the refusals of the one shared-store rule. */
+export const STORE_VARIABLES: StoreNames = {
+  redisUrl: 'REDIS_URL',
+  redisClusterUrls: 'REDIS_CLUSTER_URLS',
+  sentinelUrls: 'REDIS_SENTINEL_URLS',
+  sentinelMaster: 'REDIS_SENTINEL_MASTER',
+  dynamoDbTable: 'RATE_LIMIT_DYNAMODB_TABLE',
+  denoKv: 'RATE_LIMIT_DENO_KV',
+};
+
+/** The one shared store the environment names (the rule and its wording are ratelimit/stores/choice.ts's). */
+function sharedStore(
   e: v.InferOutput<typeof Environment>,
 ): Pick<Options['rateLimit'], 'redisUrl' | 'redisClusterUrls' | 'redisSentinel' | 'dynamoDbTable' | 'denoKv'> {
-  const sentinel = { urls: e.REDIS_SENTINEL_URLS, masterName: e.REDIS_SENTINEL_MASTER };
-  const names = {
-    redisUrl: 'REDIS_URL',
-    redisClusterUrls: 'REDIS_CLUSTER_URLS',
-    sentinelUrls: 'REDIS_SENTINEL_URLS',
-    sentinelMaster: 'REDIS_SENTINEL_MASTER',
-    dynamoDbTable: 'RATE_LIMIT_DYNAMODB_TABLE',
-    denoKv: 'RATE_LIMIT_DENO_KV',
+  const choice = {
+    redisUrl: e.REDIS_URL,
+    redisClusterUrls: e.REDIS_CLUSTER_URLS,
+    redisSentinel: { urls: e.REDIS_SENTINEL_URLS, masterName: e.REDIS_SENTINEL_MASTER },
+    dynamoDbTable: e.RATE_LIMIT_DYNAMODB_TABLE,
+    denoKv: e.RATE_LIMIT_DENO_KV,
   };
-  const { RATE_LIMIT_DYNAMODB_TABLE: dynamoDbTable, RATE_LIMIT_DENO_KV: denoKv } = e;
-  const choice = { redisUrl: e.REDIS_URL, redisClusterUrls: e.REDIS_CLUSTER_URLS, redisSentinel: sentinel, dynamoDbTable, denoKv };
-  const target = redisTargetOf(choice, names);
+  const shared = sharedStoreOf(choice, STORE_VARIABLES);
+  const target = shared?.kind === 'redis' ? shared.target : undefined;
   return {
     redisUrl: e.REDIS_URL,
     redisClusterUrls: e.REDIS_CLUSTER_URLS,
     redisSentinel: target?.mode === 'sentinel' ? { urls: target.urls, masterName: target.masterName } : undefined,
-    dynamoDbTable,
-    denoKv,
+    dynamoDbTable: choice.dynamoDbTable,
+    denoKv: choice.denoKv,
   };
-}
-
-/** One source of the client address: TRUST_PROXY_HOPS above 0 beside CLIENT_IP_HEADER would leave one of them ignored. */
-function clientIpHeader(e: v.InferOutput<typeof Environment>): string | undefined {
-  if (e.CLIENT_IP_HEADER && e.TRUST_PROXY_HOPS > 0) {
-    throw new StartupError(
-      `Invalid configuration:\n  CLIENT_IP_HEADER and TRUST_PROXY_HOPS are both set: the client address comes from one header the ` +
-        'platform sets (CLIENT_IP_HEADER) or from X-Forwarded-For behind trusted proxies (TRUST_PROXY_HOPS), not both; unset one.',
-    );
-  }
-  return e.CLIENT_IP_HEADER;
 }

@@ -5,3 +5,20 @@
 export class StartupError extends Error {
   override name = 'StartupError';
 }
+
+/** A URL's user information (`user:password@`) hidden, wherever a refused value is echoed. */
+const USER_INFO = /(:\/\/)[^/?#@\s,]*@/g;
+
+/**
+ * One refused setting as every way in words it: `NAME="value": what is wrong and the fix`, the
+ * setting named as its way in calls it (PUBLIC_BASE_URL, `publicBaseUrl`) and a URL's user
+ * information never echoed.
+ */
+export function settingLine(name: string, value: unknown, problem: string): string {
+  const shown = typeof value === 'string' ? value.replace(USER_INFO, '$1***@') : value;
+  return `${name}=${JSON.stringify(shown)}: ${problem}`;
+}
+
+/** The StartupError for refused settings, one line each. */
+export const invalidConfiguration = (...lines: string[]) =>
+  new StartupError(`Invalid configuration:\n${lines.map((line) => `  ${line}`).join('\n')}`);

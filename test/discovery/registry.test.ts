@@ -68,13 +68,22 @@ describe('the MCP Registry server.json', () => {
 
   it.each([
     [[], /--base/],
-    [['--base', 'ftp://example.com'], /not an http or https URL/],
+    [['--base', 'ftp://example.com'], /--base="ftp:\/\/example\.com": must use http or https/],
+    [['--base', 'https://user:secret@api.example.com'], /--base="https:\/\/\*\*\*@api\.example\.com": must not carry user information/],
+    [['--base', ' https://api.example.com'], /--base=" https:\/\/api\.example\.com": must not begin or end with white space/],
     [['--bass', 'https://api.example.com'], /unknown option --bass/],
   ])('refuses %j in one line naming the fix', async (args, message) => {
     const refused = await run(args);
     expect(refused.code).toBe(2);
     expect(refused.err).toMatch(message);
     expect(refused.err.split('\n')).toHaveLength(1);
+    expect(refused.err).not.toContain('secret');
+  });
+
+  it('refuses PUBLIC_BASE_URL by the same rule, naming the variable', async () => {
+    const refused = await run([], { PUBLIC_BASE_URL: 'https://api.example.com/?x=1' });
+    expect(refused.code).toBe(2);
+    expect(refused.err).toMatch(/PUBLIC_BASE_URL="https:\/\/api\.example\.com\/\?x=1": must not carry a query/);
   });
 
   it('refuses a facts file that start-up would refuse, naming it', async () => {

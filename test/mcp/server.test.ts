@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeResources, type McpResource } from '../../src/mcp/resources.ts';
 import { createMcpEndpoint, type McpEndpoint } from '../../src/mcp/server.ts';
 import type { Product } from '../../src/facts/schema.ts';
+import { rulesParagraph } from '../../src/facts/product-rules.ts';
 import { BASE, sampleFacts } from '../support/handler.ts';
 import { ERAS, frame, initializeBody, LEGACY_VERSIONS, MODERN, READ_ONLY, TOOL_NAMES, type Era } from '../support/mcp.ts';
 
@@ -149,7 +150,9 @@ describe('createMcpEndpoint', () => {
       expect(instructions).toContain('Other Studio');
       expect(instructions).toMatch(/No tool creates or changes anything/);
       expect(instructions).toMatch(/search, then fetch/);
-      expect(instructions).toMatch(/requiresHumanApproval is true .* present it to them rather than acting on their behalf/);
+      // The privacy and approval rules in the words every text shares (llms.txt, the skill, the OpenAPI description).
+      expect(instructions.endsWith(` ${rulesParagraph(renamed)}`)).toBe(true);
+      expect(instructions).toContain("An agent may show a start option that needs a person's approval, never take it for someone.");
     });
   });
 

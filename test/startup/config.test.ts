@@ -68,7 +68,10 @@ describe('loadConfig', () => {
   });
 
   it('writes MCP_ALLOWED_ORIGINS as an Origin header carries them, a trailing slash dropped', () => {
-    expect(loadConfig({ MCP_ALLOWED_ORIGINS: 'https://app.example.com/, *' }).mcp.allowedOrigins).toEqual(['https://app.example.com', '*']);
+    expect(loadConfig({ MCP_ALLOWED_ORIGINS: 'https://app.example.com/, *' }).mcp?.allowedOrigins).toEqual([
+      'https://app.example.com',
+      '*',
+    ]);
   });
 
   it('treats empty variables as unset', () => {

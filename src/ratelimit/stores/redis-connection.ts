@@ -7,7 +7,7 @@
 import { createClient, createCluster, createSentinel, defineScript, RedisClient } from '@redis/client';
 import { within } from '../../util/deadline.ts';
 import { backoff, firstConnectionLatch, retrying } from './reconnect.ts';
-import type { RedisMode, RedisTarget } from './redis-target.ts';
+import type { RedisMode, RedisTarget } from './choice.ts';
 
 /** The longest a request waits for the first connection, and the client's connect timeout. */
 export const CONNECT_TIMEOUT_MS = 1000;

@@ -12,11 +12,11 @@
 import { within } from '../../util/deadline.ts';
 import { CONNECT_TIMEOUT_MS, connectRedis, type Increment } from './redis-connection.ts';
 import { RedisStoreError, storeError } from './redis-errors.ts';
-import type { RedisTarget } from './redis-target.ts';
+import type { RedisTarget } from './choice.ts';
 import type { CounterStore } from '../store.ts';
 
 export { RedisStoreError } from './redis-errors.ts';
-export type { RedisTarget } from './redis-target.ts';
+export type { RedisTarget } from './choice.ts';
 
 interface Pending extends Increment {
   resolve(count: number): void;

@@ -8,9 +8,8 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { connectRedis, type Increment, type RedisConnection } from '../../../src/ratelimit/stores/redis-connection.ts';
-import type { RedisTarget } from '../../../src/ratelimit/stores/redis-target.ts';
-import { sleep } from '../../support/net.ts';
-import { freePort } from '../../support/net.ts';
+import type { RedisTarget } from '../../../src/ratelimit/stores/choice.ts';
+import { freePort, sleep } from '../../support/net.ts';
 import {
   redisCli,
   startCluster,

@@ -8,7 +8,7 @@ import { TimeoutError } from '@redis/client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { connectRedis, type RedisConnection } from '../../../src/ratelimit/stores/redis-connection.ts';
 import { RedisStoreError, storeError } from '../../../src/ratelimit/stores/redis-errors.ts';
-import type { RedisTarget } from '../../../src/ratelimit/stores/redis-target.ts';
+import type { RedisTarget } from '../../../src/ratelimit/stores/choice.ts';
 import { freePort } from '../../support/net.ts';
 import { redisCli, startRedis, type RedisServer } from '../../support/redis.ts';
 

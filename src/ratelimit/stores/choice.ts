@@ -1,6 +1,11 @@
-/** @module Which shared Redis the rate-limit counters live in: one server, a Cluster or a Sentinel-watched master. */
+/**
+ * @module The shared-store choice, made once for every way in (the environment, `createHandler`'s
+ * `rateLimit`, the serverless and Workers entries): at most one of Redis (one server, a Cluster or a
+ * Sentinel-watched master), a DynamoDB table, Deno KV, or a store of the app's own. Each caller passes
+ * the names its user wrote, so a refusal names them.
+ */
 import * as v from 'valibot';
-import { StartupError } from '../../util/startup-error.ts';
+import { invalidConfiguration } from '../../util/startup-error.ts';
 
 export type RedisMode = 'standalone' | 'cluster' | 'sentinel';
 
@@ -10,10 +15,10 @@ export type RedisTarget =
   | { mode: 'sentinel'; urls: string[]; masterName: string };
 
 /**
- * How an embedding app names the shared store (`HandlerOptions.rateLimit`): at most one of the three,
- * or a store of its own (`store`).
+ * How an embedding app names the shared store (`HandlerOptions.rateLimit`, the environment's variables
+ * read into the same shape): at most one of these, or a store of its own (`store`).
  */
-export interface RedisChoice {
+export interface SharedStoreOptions {
   /** One Redis server: `redis://` or `rediss://`. */
   redisUrl?: string;
   /** Redis Cluster: seed node URLs; the client discovers the other nodes. */
@@ -27,8 +32,8 @@ export interface RedisChoice {
 }
 
 /** The choice as given: Sentinel's pair may be half set (refused), and an app may bring its own store. */
-interface StoreChoice extends Omit<RedisChoice, 'redisSentinel'> {
-  redisSentinel?: Partial<NonNullable<RedisChoice['redisSentinel']>>;
+interface StoreChoice extends Omit<SharedStoreOptions, 'redisSentinel'> {
+  redisSentinel?: Partial<NonNullable<SharedStoreOptions['redisSentinel']>>;
   store?: unknown;
 }
 
@@ -54,12 +59,18 @@ const OPTION_NAMES: StoreNames = {
   store: 'rateLimit.store',
 };
 
+/** The shared store chosen, and the setting that chose it as its way in calls it. */
+export type SharedStore =
+  | { kind: 'redis'; target: RedisTarget; setting: string }
+  | { kind: 'dynamodb'; table: string; setting: string }
+  | { kind: 'deno-kv'; path: string; setting: string };
+
 /**
- * The one shared store rule: the Redis target the choice names, undefined for none (counters in
+ * The one shared-store rule: the shared store the choice names, undefined for none (counters in
  * memory, or in the app's own `store`). Two stores at once, or half of Sentinel's pair, is a
  * StartupError naming them as `names` call them.
  */
-export function redisTargetOf(choice: StoreChoice, names: StoreNames = OPTION_NAMES): RedisTarget | undefined {
+export function sharedStoreOf(choice: StoreChoice, names: StoreNames = OPTION_NAMES): SharedStore | undefined {
   const { redisUrl, redisClusterUrls, redisSentinel, dynamoDbTable, denoKv, store } = choice;
   const sentinel = redisSentinel && (redisSentinel.urls?.length || redisSentinel.masterName) ? redisSentinel : undefined;
   const set = [
@@ -72,21 +83,24 @@ export function redisTargetOf(choice: StoreChoice, names: StoreNames = OPTION_NA
   ].filter((name): name is string => typeof name === 'string');
   if (set.length > 1) {
     const own = names.store ? `, ${names.store} for a store of your own` : '';
-    throw new StartupError(
-      `Invalid configuration:\n  ${set.join(' and ')} are both set: choose one shared store (${names.redisUrl} for one server, ` +
+    throw invalidConfiguration(
+      `${set.join(' and ')} are both set: choose one shared store (${names.redisUrl} for one server, ` +
         `${names.redisClusterUrls} for a Redis Cluster, ${names.sentinelUrls} with ${names.sentinelMaster} for Sentinel, ` +
         `${names.dynamoDbTable} for a DynamoDB table, ${names.denoKv} for Deno KV${own}).`,
     );
   }
   if (sentinel && (!sentinel.urls?.length || !sentinel.masterName)) {
-    throw new StartupError(
-      `Invalid configuration:\n  ${sentinel.urls?.length ? names.sentinelMaster : names.sentinelUrls} is unset: ${names.sentinelUrls} ` +
+    throw invalidConfiguration(
+      `${sentinel.urls?.length ? names.sentinelMaster : names.sentinelUrls} is unset: ${names.sentinelUrls} ` +
         `(the sentinels) and ${names.sentinelMaster} (the name of the master group they monitor) are set together or not at all.`,
     );
   }
-  if (redisUrl) return { mode: 'standalone', url: redisUrl };
-  if (redisClusterUrls?.length) return { mode: 'cluster', urls: redisClusterUrls };
-  if (sentinel) return { mode: 'sentinel', urls: sentinel.urls!, masterName: sentinel.masterName! };
+  const setting = set[0]!;
+  if (redisUrl) return { kind: 'redis', target: { mode: 'standalone', url: redisUrl }, setting };
+  if (redisClusterUrls?.length) return { kind: 'redis', target: { mode: 'cluster', urls: redisClusterUrls }, setting };
+  if (sentinel) return { kind: 'redis', target: { mode: 'sentinel', urls: sentinel.urls!, masterName: sentinel.masterName! }, setting };
+  if (dynamoDbTable) return { kind: 'dynamodb', table: dynamoDbTable, setting };
+  if (denoKv) return { kind: 'deno-kv', path: denoKv, setting };
   return undefined;
 }
 

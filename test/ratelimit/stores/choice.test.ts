@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import { MemoryStore } from '../../../src/ratelimit/stores/memory.ts';
+import { sharedStoreOf } from '../../../src/ratelimit/stores/choice.ts';
+import { loadConfig, STORE_VARIABLES } from '../../../src/startup/config.ts';
+import { StartupError } from '../../../src/util/startup-error.ts';
+import { makeHandler } from '../../support/handler.ts';
+
+describe('sharedStoreOf', () => {
+  it('names the one shared store an embedding app gives, and the option that gave it, or none', () => {
+    expect(sharedStoreOf({})).toBeUndefined();
+    expect(sharedStoreOf({ redisUrl: 'redis://10.0.0.1:6379' })).toEqual({
+      kind: 'redis',
+      target: { mode: 'standalone', url: 'redis://10.0.0.1:6379' },
+      setting: 'rateLimit.redisUrl',
+    });
+    expect(sharedStoreOf({ redisClusterUrls: ['redis://10.0.0.1:7000'] })).toEqual({
+      kind: 'redis',
+      target: { mode: 'cluster', urls: ['redis://10.0.0.1:7000'] },
+      setting: 'rateLimit.redisClusterUrls',
+    });
+    expect(sharedStoreOf({ redisSentinel: { urls: ['redis://10.0.0.1:26379'], masterName: 'mymaster' } })).toEqual({
+      kind: 'redis',
+      target: { mode: 'sentinel', urls: ['redis://10.0.0.1:26379'], masterName: 'mymaster' },
+      setting: 'rateLimit.redisSentinel.urls',
+    });
+    expect(sharedStoreOf({ dynamoDbTable: 'counters' })).toEqual({
+      kind: 'dynamodb',
+      table: 'counters',
+      setting: 'rateLimit.dynamoDbTable',
+    });
+    expect(sharedStoreOf({ denoKv: 'on' })).toEqual({ kind: 'deno-kv', path: 'on', setting: 'rateLimit.denoKv' });
+    expect(sharedStoreOf({ redisUrl: '', redisClusterUrls: [] })).toBeUndefined();
+  });
+
+  it('refuses two at once, as createHandler does, naming the options', async () => {
+    expect(() => sharedStoreOf({ redisUrl: 'redis://a:6379', redisClusterUrls: ['redis://b:7000'] })).toThrow(
+      /rateLimit\.redisUrl and rateLimit\.redisClusterUrls are both set: choose one shared store/,
+    );
+    await expect(
+      makeHandler({ rateLimit: { redisUrl: 'redis://a:6379', redisSentinel: { urls: ['redis://b:26379'], masterName: 'm' } } }),
+    ).rejects.toThrow(/rateLimit\.redisUrl and rateLimit\.redisSentinel\.urls are both set/);
+  });
+
+  it("counts a store of the app's own as a choice: with a Redis one too, createHandler refuses both", async () => {
+    const refused = makeHandler({ rateLimit: { redisClusterUrls: ['redis://b:7000'], store: new MemoryStore() } });
+    await expect(refused).rejects.toBeInstanceOf(StartupError);
+    await expect(refused).rejects.toThrow(/rateLimit\.redisClusterUrls and rateLimit\.store are both set: choose one shared store/);
+    await expect(refused).rejects.toThrow(/rateLimit\.store for a store of your own\)\.$/);
+    expect(sharedStoreOf({ store: new MemoryStore() })).toBeUndefined();
+  });
+
+  it('counts the DynamoDB table and Deno KV as choices: with another store, createHandler refuses both', async () => {
+    await expect(makeHandler({ rateLimit: { dynamoDbTable: 'counters', store: new MemoryStore() } })).rejects.toThrow(
+      /rateLimit\.dynamoDbTable and rateLimit\.store are both set: choose one shared store/,
+    );
+    await expect(makeHandler({ rateLimit: { redisUrl: 'redis://a:6379', denoKv: 'on' } })).rejects.toThrow(
+      /rateLimit\.redisUrl and rateLimit\.denoKv are both set: .*rateLimit\.dynamoDbTable for a DynamoDB table, rateLimit\.denoKv for Deno KV/,
+    );
+  });
+
+  it('names the chosen store and refuses two the way the environment calls them', () => {
+    expect(sharedStoreOf({ dynamoDbTable: 'counters' }, STORE_VARIABLES)?.setting).toBe('RATE_LIMIT_DYNAMODB_TABLE');
+    expect(() => sharedStoreOf({ redisUrl: 'redis://a:6379', denoKv: 'on' }, STORE_VARIABLES)).toThrow(
+      /^Invalid configuration:\n {2}REDIS_URL and RATE_LIMIT_DENO_KV are both set: choose one shared store \(REDIS_URL for one server, /,
+    );
+    expect(() => loadConfig({ REDIS_URL: 'redis://a:6379', RATE_LIMIT_DENO_KV: 'on' })).toThrow(
+      /REDIS_URL and RATE_LIMIT_DENO_KV are both set/,
+    );
+  });
+
+  it("refuses half of Sentinel's pair, naming the missing half as the caller calls it", () => {
+    expect(() => sharedStoreOf({ redisSentinel: { urls: ['redis://b:26379'] } })).toThrow(/rateLimit\.redisSentinel\.masterName is unset/);
+    const names = {
+      redisUrl: 'R',
+      redisClusterUrls: 'C',
+      sentinelUrls: 'REDIS_SENTINEL_URLS',
+      sentinelMaster: 'REDIS_SENTINEL_MASTER',
+      dynamoDbTable: 'D',
+      denoKv: 'K',
+    };
+    const half = () => sharedStoreOf({ redisSentinel: { masterName: 'm' } }, names);
+    expect(half).toThrow(/REDIS_SENTINEL_URLS is unset: REDIS_SENTINEL_URLS \(the sentinels\) and REDIS_SENTINEL_MASTER/);
+  });
+});
