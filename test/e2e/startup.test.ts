@@ -129,6 +129,24 @@ describe.each(RUNTIMES)('%s entry: start-up refusals', (runtime) => {
   });
 });
 
+// The public base URL's rule (src/contract/base-url.ts): one line naming the variable, exit 1, the password never echoed.
+describe.each(RUNTIMES)('%s entry: a public base URL it would publish wrongly', (runtime) => {
+  it.each([
+    ['https://user:secret@api.example.com', /must not carry user information/],
+    [' https://api.example.com', /must not begin or end with white space/],
+  ])('PUBLIC_BASE_URL=%j stops start-up with one line naming it, exit 1', async (value, words) => {
+    const { code, output } = await failedStart(runtime, { PUBLIC_BASE_URL: value });
+    expect(code, output).toBe(1);
+    const naming = output.split('\n').filter((line) => line.includes('PUBLIC_BASE_URL'));
+    expect(naming, output).toHaveLength(1);
+    expect(naming[0]).toMatch(words);
+    expect(output).toMatch(/^Invalid configuration:$/m);
+    expect(output).not.toMatch(/Serving /);
+    expect(output).not.toContain('secret');
+    expect(output).not.toMatch(/^\s+at .+[:(]\d+/m);
+  });
+});
+
 const INITIALIZE = JSON.stringify({
   jsonrpc: '2.0',
   id: 7,

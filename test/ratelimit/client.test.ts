@@ -1,5 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { addressKey, clientKey, clientTrust } from '../../src/ratelimit/client.ts';
+import { closeHandlers } from '../support/handler.ts';
+import { environmentRefusal, optionRefusal, problemOf } from '../support/refusals.ts';
+
+afterEach(closeHandlers);
 
 describe('clientKey', () => {
   const request = (forwardedFor?: string) =>
@@ -42,6 +46,27 @@ describe('clientKey', () => {
     expect(clientTrust({ trustProxyHops: 2 })).toBe(2);
     expect(clientTrust({})).toBe(0);
     expect(() => clientTrust({ clientIpHeader: 'X-Real-IP', trustProxyHops: 1 })).toThrow(/clientIpHeader and trustProxyHops are both set/);
+  });
+
+  it.each([
+    ['Fly-Client-IP, X-Real-IP', /must be one header name/],
+    ['X-Forwarded-For', /is a list a client can start with forged entries: set (TRUST_PROXY_HOPS|trustProxyHops) to the number/],
+    ['forwarded', /forged entries/],
+  ])('refuses the header %j from the environment and from createHandler in the same words', async (value, words) => {
+    const fromEnvironment = problemOf(environmentRefusal({ CLIENT_IP_HEADER: value }), 'CLIENT_IP_HEADER');
+    const fromOptions = problemOf(await optionRefusal({ clientIpHeader: value }), 'clientIpHeader');
+    expect(fromEnvironment).toMatch(words);
+    // The same words, each naming the other setting as its own way in calls it.
+    expect(fromOptions).toBe(fromEnvironment.replace('TRUST_PROXY_HOPS', 'trustProxyHops'));
+  });
+
+  it('refuses both sources from the environment and from createHandler in the same words, naming each way in its own', async () => {
+    const fromEnvironment = environmentRefusal({ CLIENT_IP_HEADER: 'X-Real-IP', TRUST_PROXY_HOPS: '1' });
+    const fromOptions = await optionRefusal({ clientIpHeader: 'X-Real-IP', trustProxyHops: 1 });
+    expect(fromEnvironment).toMatch(/CLIENT_IP_HEADER and TRUST_PROXY_HOPS are both set: .* not both; unset one\.$/);
+    expect(fromOptions).toBe(
+      fromEnvironment.replaceAll('CLIENT_IP_HEADER', 'clientIpHeader').replaceAll('TRUST_PROXY_HOPS', 'trustProxyHops'),
+    );
   });
 
   it('without an address, every request shares the fallback key', () => {
