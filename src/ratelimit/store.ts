@@ -1,6 +1,26 @@
 /** @module The interface every rate-limit counter store implements. */
 import type { RedisMode } from './stores/choice.ts';
 
+/** A store failure, worded for the health endpoint: the kind of failure, never a host, port, password or table's address. */
+export class StoreError extends Error {
+  override name = 'StoreError';
+}
+
+/** What a shared store may be given; each store reads the fields it uses and defaults the rest. */
+export interface StoreOptions {
+  /** The longest a request waits for the store before the failure policy applies. */
+  commandTimeoutMs?: number;
+  /** After a failure, how long requests fail at once before the store is asked again. */
+  retryAfterMs?: number;
+  /** What the store's keys begin with. */
+  keyPrefix?: string;
+  /**
+   * Most commands queued or waiting for an answer at once; a full queue fails fast like any other
+   * store failure. A backstop: while the store is down or hangs, requests are not sent to it at all.
+   */
+  maxPendingCommands?: number;
+}
+
 export interface CounterStore {
   readonly kind: 'memory' | 'redis' | 'durable-object' | 'dynamodb' | 'deno-kv';
   /** How the Redis store reaches Redis (health reports it); only on the Redis store. */

@@ -12,7 +12,7 @@
  * and returns no count.)
  */
 import { StartupError } from '../../util/startup-error.ts';
-import type { CounterStore } from '../store.ts';
+import { StoreError, type CounterStore, type StoreOptions } from '../store.ts';
 
 /** The part of Deno's KV API this store uses (declared here so the module compiles without Deno's types). */
 interface KvEntry {
@@ -29,23 +29,13 @@ interface Kv {
   close(): void;
 }
 
-export interface DenoKvStoreOptions {
-  /** The longest a request waits for KV before the failure policy applies. */
-  callTimeoutMs?: number;
-}
-
-/** A store failure, worded for the health endpoint. */
-export class DenoKvStoreError extends Error {
-  override name = 'DenoKvStoreError';
-}
-
 interface Waiting {
   resolve(count: number): void;
   reject(error: unknown): void;
 }
 
 /** `on` opens the platform's default database; anything else is a file path. */
-export async function createDenoKvStore(setting: string, options: DenoKvStoreOptions = {}): Promise<CounterStore> {
+export async function createDenoKvStore(setting: string, options: StoreOptions = {}): Promise<CounterStore> {
   const deno = (globalThis as { Deno?: { openKv?(path?: string): Promise<Kv> } }).Deno;
   if (!deno)
     throw new StartupError(
@@ -66,12 +56,12 @@ export async function createDenoKvStore(setting: string, options: DenoKvStoreOpt
 }
 
 /** The store over an open KV database (the part tested without Deno). */
-export function kvStore(kv: Kv, { callTimeoutMs = 1000 }: DenoKvStoreOptions = {}): CounterStore {
+export function kvStore(kv: Kv, { commandTimeoutMs = 1000 }: StoreOptions = {}): CounterStore {
   const keyOf = (key: string, windowStart: number) => ['ratelimit', windowStart, key];
 
   /** Adds `n` to the key's count, kept until a second after its window ends; the count before. */
   async function add(key: unknown[], n: number, expiresAt: number): Promise<number> {
-    const giveUpAt = Date.now() + callTimeoutMs;
+    const giveUpAt = Date.now() + commandTimeoutMs;
     while (Date.now() < giveUpAt) {
       try {
         const entry = await kv.get(key);
@@ -89,7 +79,7 @@ export function kvStore(kv: Kv, { callTimeoutMs = 1000 }: DenoKvStoreOptions = {
         await new Promise((resolve) => setTimeout(resolve, 2 + Math.random() * 8));
       }
     }
-    throw new DenoKvStoreError(`Deno KV did not answer within ${callTimeoutMs} ms`);
+    throw new StoreError(`Deno KV did not answer within ${commandTimeoutMs} ms`);
   }
 
   // Per key, one write at a time: the increments that arrive while it is out go together in the next.
@@ -101,7 +91,7 @@ export function kvStore(kv: Kv, { callTimeoutMs = 1000 }: DenoKvStoreOptions = {
     const batch = queue.waiting;
     queue.waiting = [];
     queue.sending = true;
-    bounded(add(key, batch.length, expiresAt), callTimeoutMs)
+    bounded(add(key, batch.length, expiresAt), commandTimeoutMs)
       .then(
         (before) => batch.forEach((waiting, i) => waiting.resolve(before + i + 1)),
         (error: unknown) => batch.forEach((waiting) => waiting.reject(error)),
@@ -126,7 +116,7 @@ export function kvStore(kv: Kv, { callTimeoutMs = 1000 }: DenoKvStoreOptions = {
     current: (key, windowStart) =>
       bounded(
         kv.get(keyOf(key, windowStart)).then(({ value }) => (typeof value === 'number' ? value : 0)),
-        callTimeoutMs,
+        commandTimeoutMs,
       ),
     async close() {
       kv.close();
@@ -137,11 +127,11 @@ export function kvStore(kv: Kv, { callTimeoutMs = 1000 }: DenoKvStoreOptions = {
 function bounded<T>(call: Promise<T>, timeoutMs: number): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new DenoKvStoreError(`Deno KV did not answer within ${timeoutMs} ms`)), timeoutMs);
+    timer = setTimeout(() => reject(new StoreError(`Deno KV did not answer within ${timeoutMs} ms`)), timeoutMs);
   });
   const failed = call.catch((error: unknown) => {
-    if (error instanceof DenoKvStoreError) throw error;
-    throw new DenoKvStoreError(`the Deno KV call failed (${error instanceof Error ? error.name : 'unknown error'})`);
+    if (error instanceof StoreError) throw error;
+    throw new StoreError(`the Deno KV call failed (${error instanceof Error ? error.name : 'unknown error'})`);
   });
   return Promise.race([failed, late]).finally(() => clearTimeout(timer));
 }

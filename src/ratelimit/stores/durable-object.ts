@@ -6,7 +6,7 @@
 import type { DurableObjectNamespace } from '@cloudflare/workers-types/latest/index.ts';
 import { DurableObject } from 'cloudflare:workers';
 import { within } from '../../util/deadline.ts';
-import type { CounterStore } from '../store.ts';
+import { StoreError, type CounterStore, type StoreOptions } from '../store.ts';
 
 interface Window {
   start: number;
@@ -34,33 +34,23 @@ export class RateLimitCounter extends DurableObject {
   }
 }
 
-export interface DurableObjectStoreOptions {
-  /** The longest a request waits for the object before the failure policy applies. */
-  callTimeoutMs?: number;
-}
-
-/** A store failure, worded for the health endpoint. */
-export class DurableObjectStoreError extends Error {
-  override name = 'DurableObjectStoreError';
-}
-
 export function createDurableObjectStore(
   namespace: DurableObjectNamespace<RateLimitCounter>,
-  { callTimeoutMs = 1000 }: DurableObjectStoreOptions = {},
+  { commandTimeoutMs = 1000 }: StoreOptions = {},
 ): CounterStore {
   const counter = (key: string) => namespace.get(namespace.idFromName(key));
   return {
     kind: 'durable-object',
-    increment: (key, windowStart, windowMs) => bounded(() => counter(key).increment(windowStart, windowMs), callTimeoutMs),
-    current: (key, windowStart) => bounded(() => counter(key).current(windowStart), callTimeoutMs),
+    increment: (key, windowStart, windowMs) => bounded(() => counter(key).increment(windowStart, windowMs), commandTimeoutMs),
+    current: (key, windowStart) => bounded(() => counter(key).current(windowStart), commandTimeoutMs),
     async close() {},
   };
 }
 
 function bounded(call: () => Promise<number>, timeoutMs: number): Promise<number> {
-  const late = () => new DurableObjectStoreError(`the Durable Object did not answer within ${timeoutMs} ms`);
+  const late = () => new StoreError(`the Durable Object did not answer within ${timeoutMs} ms`);
   return within(timeoutMs, call(), late).catch((error: unknown) => {
-    if (error instanceof DurableObjectStoreError) throw error;
-    throw new DurableObjectStoreError(`the Durable Object call failed (${error instanceof Error ? error.name : 'unknown error'})`);
+    if (error instanceof StoreError) throw error;
+    throw new StoreError(`the Durable Object call failed (${error instanceof Error ? error.name : 'unknown error'})`);
   });
 }

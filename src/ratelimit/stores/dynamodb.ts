@@ -12,30 +12,17 @@
  */
 import type { DynamoDBClient as Client } from '@aws-sdk/client-dynamodb';
 import { StartupError } from '../../util/startup-error.ts';
-import type { CounterStore } from '../store.ts';
+import { StoreError, type CounterStore, type StoreOptions } from '../store.ts';
 
 /** The one package this store needs, an optional peer dependency: the official AWS SDK v3 client. */
 export const DYNAMODB_PACKAGE = '@aws-sdk/client-dynamodb';
-
-export interface DynamoDbStoreOptions {
-  /** The longest a request waits for DynamoDB before the failure policy applies. */
-  commandTimeoutMs?: number;
-  /** After a failure, how long requests fail at once before DynamoDB is asked again. */
-  retryAfterMs?: number;
-  keyPrefix?: string;
-}
-
-/** A store failure, worded for the health endpoint. */
-export class DynamoDbStoreError extends Error {
-  override name = 'DynamoDbStoreError';
-}
 
 /** A table name as DynamoDB accepts it: 3 to 255 of letters, digits, `_`, `-` and `.`. */
 export const TABLE_NAME = /^[A-Za-z0-9_.-]{3,255}$/;
 
 export async function createDynamoDbStore(
   table: string,
-  { commandTimeoutMs = 1000, retryAfterMs = 1000, keyPrefix = 'ratelimit' }: DynamoDbStoreOptions = {},
+  { commandTimeoutMs = 1000, retryAfterMs = 1000, keyPrefix = 'ratelimit' }: StoreOptions = {},
 ): Promise<CounterStore> {
   const sdk = await loadSdk();
   // Region, credentials and endpoint (AWS_ENDPOINT_URL_DYNAMODB) come from the SDK's own variables.
@@ -51,7 +38,7 @@ export async function createDynamoDbStore(
   }
 
   let downUntil = 0;
-  let lastError: DynamoDbStoreError | undefined;
+  let lastError: StoreError | undefined;
   async function call<T>(send: (abortSignal: AbortSignal) => Promise<T>): Promise<T> {
     if (Date.now() < downUntil) throw lastError!;
     const abort = new AbortController();
@@ -60,8 +47,8 @@ export async function createDynamoDbStore(
       return await send(abort.signal);
     } catch (cause) {
       lastError = abort.signal.aborted
-        ? new DynamoDbStoreError(`DynamoDB did not answer within ${commandTimeoutMs} ms`)
-        : new DynamoDbStoreError(`the DynamoDB call failed (${reasonOf(cause)})`);
+        ? new StoreError(`DynamoDB did not answer within ${commandTimeoutMs} ms`)
+        : new StoreError(`the DynamoDB call failed (${reasonOf(cause)})`);
       downUntil = Date.now() + retryAfterMs;
       throw lastError;
     } finally {

@@ -11,11 +11,10 @@
  */
 import { within } from '../../util/deadline.ts';
 import { CONNECT_TIMEOUT_MS, connectRedis, type Increment } from './redis-connection.ts';
-import { RedisStoreError, storeError } from './redis-errors.ts';
+import { storeError } from './redis-errors.ts';
 import type { RedisTarget } from './choice.ts';
-import type { CounterStore } from '../store.ts';
+import { StoreError, type CounterStore, type StoreOptions } from '../store.ts';
 
-export { RedisStoreError } from './redis-errors.ts';
 export type { RedisTarget } from './choice.ts';
 
 interface Pending extends Increment {
@@ -23,20 +22,9 @@ interface Pending extends Increment {
   reject(error: unknown): void;
 }
 
-export interface RedisStoreOptions {
-  /** The longest a request waits for Redis before the failure policy applies. */
-  commandTimeoutMs?: number;
-  keyPrefix?: string;
-  /**
-   * Most commands queued or waiting for an answer at once; a full queue fails fast like any other
-   * store failure. A backstop: while Redis is down or hangs, requests are not sent to it at all (see below).
-   */
-  maxPendingCommands?: number;
-}
-
 export function createRedisStore(
   target: RedisTarget,
-  { commandTimeoutMs = 250, keyPrefix = 'ratelimit', maxPendingCommands = 10_000 }: RedisStoreOptions = {},
+  { commandTimeoutMs = 250, keyPrefix = 'ratelimit', maxPendingCommands = 10_000 }: StoreOptions = {},
 ): CounterStore {
   const connection = connectRedis(target, { commandTimeoutMs, maxPendingCommands });
 
@@ -49,14 +37,14 @@ export function createRedisStore(
   // between the masters that answer and the one that does not.
   let connecting = true;
   let closed = false;
-  let down: { error: RedisStoreError; probeKey: string; timer: ReturnType<typeof setInterval> } | undefined;
+  let down: { error: StoreError; probeKey: string; timer: ReturnType<typeof setInterval> } | undefined;
   // When the probe in flight was sent (0: none). One unanswered after a second is not waited for:
   // a cluster client may hold it while it connects to a node that is gone for good.
   let probeSentAt = 0;
   const firstSettled = (connected: boolean) => {
     if (!connecting) return;
     connecting = false;
-    if (!connected) fail(new RedisStoreError('Redis is not connected'), `${keyPrefix}:probe`);
+    if (!connected) fail(new StoreError('Redis is not connected'), `${keyPrefix}:probe`);
   };
   void connection.firstConnection.then(firstSettled);
   // The wait starts with the first request that needs Redis, not with the store: the process may
@@ -68,7 +56,7 @@ export function createRedisStore(
       () => firstSettled(false),
     ));
 
-  function fail(error: RedisStoreError, probeKey: string): void {
+  function fail(error: StoreError, probeKey: string): void {
     if (down || closed) return;
     down = { error, probeKey, timer: setInterval(probe, CONNECT_TIMEOUT_MS) };
   }
@@ -102,13 +90,13 @@ export function createRedisStore(
     const refused = failing();
     if (refused) return refused;
     const late = () => {
-      const error = new RedisStoreError(`Redis did not answer within ${commandTimeoutMs} ms`);
+      const error = new StoreError(`Redis did not answer within ${commandTimeoutMs} ms`);
       fail(error, key);
       return error;
     };
     return within(commandTimeoutMs, command(), late).catch((cause: unknown) => {
       const error = storeError(cause);
-      if (!(cause instanceof RedisStoreError)) fail(error, key);
+      if (!(cause instanceof StoreError)) fail(error, key);
       throw error;
     });
   }
@@ -141,7 +129,7 @@ export function createRedisStore(
     kind: 'redis',
     redisMode: connection.mode,
     increment(key, windowStart, windowMs) {
-      if (waiting.length >= maxPendingCommands) return Promise.reject(new RedisStoreError('too many Redis commands waiting for an answer'));
+      if (waiting.length >= maxPendingCommands) return Promise.reject(new StoreError('too many Redis commands waiting for an answer'));
       return new Promise<number>((resolve, reject) => {
         // The key expires a little after its window so late requests of the window still find it.
         waiting.push({ key: keyOf(key, windowStart), ttlMs: windowMs + 1000, resolve, reject });

@@ -159,20 +159,20 @@ describe("the store's bound and wording when the object fails", () => {
       await current('thrown', windowOf(), { binding: 'FAILING' }),
     ]) {
       expect(answer.status).toBe(500);
-      expect(answer.error).toEqual({ name: 'DurableObjectStoreError', message: 'the Durable Object call failed (Error)' });
+      expect(answer.error).toEqual({ name: 'StoreError', message: 'the Durable Object call failed (Error)' });
       // The object threw an error naming a host and a password.
       for (const named of ['10.0.0.7', '6379', 'hunter2', 'storage']) expect(answer.error!.message).not.toContain(named);
     }
   });
 
-  it('gives up on a call the object never answers after callTimeoutMs, 1000 ms by default', async () => {
+  it('gives up on a call the object never answers after commandTimeoutMs, 1000 ms by default', async () => {
     await failingMode('hang');
     const bounded = await increment('hung', windowOf(), { binding: 'FAILING', timeout: 200 });
-    expect(bounded.error).toEqual({ name: 'DurableObjectStoreError', message: 'the Durable Object did not answer within 200 ms' });
+    expect(bounded.error).toEqual({ name: 'StoreError', message: 'the Durable Object did not answer within 200 ms' });
     expect(bounded.ms).toBeGreaterThanOrEqual(195);
     expect(bounded.ms).toBeLessThan(900);
     const byDefault = await current('hung', windowOf(), { binding: 'FAILING' });
-    expect(byDefault.error).toEqual({ name: 'DurableObjectStoreError', message: 'the Durable Object did not answer within 1000 ms' });
+    expect(byDefault.error).toEqual({ name: 'StoreError', message: 'the Durable Object did not answer within 1000 ms' });
     expect(byDefault.ms).toBeGreaterThanOrEqual(995);
     expect(byDefault.ms).toBeLessThan(2000);
   });

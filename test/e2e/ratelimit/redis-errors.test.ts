@@ -7,7 +7,8 @@
 import { TimeoutError } from '@redis/client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { connectRedis, type RedisConnection } from '../../../src/ratelimit/stores/redis-connection.ts';
-import { RedisStoreError, storeError } from '../../../src/ratelimit/stores/redis-errors.ts';
+import { storeError } from '../../../src/ratelimit/stores/redis-errors.ts';
+import { StoreError } from '../../../src/ratelimit/store.ts';
 import type { RedisTarget } from '../../../src/ratelimit/stores/choice.ts';
 import { freePort } from '../../support/net.ts';
 import { redisCli, startRedis, type RedisServer } from '../../support/redis.ts';
@@ -42,7 +43,7 @@ async function connected(target: RedisTarget, options = OPTIONS): Promise<RedisC
 }
 
 /** What the counting script's failure becomes: the client's own error and the store's. */
-async function failureOf(connection: RedisConnection, key = 'errors:key'): Promise<{ cause: Error; error: RedisStoreError }> {
+async function failureOf(connection: RedisConnection, key = 'errors:key'): Promise<{ cause: Error; error: StoreError }> {
   const cause = await connection.increment([{ key, ttlMs: 60_000 }]).then(
     () => expect.unreachable('the script call was answered'),
     (error: unknown) => error as Error,
@@ -145,12 +146,12 @@ describe('storeError', () => {
   });
 
   it('passes a store error through as it is, and words anything else as a failed connection', () => {
-    const own = new RedisStoreError('Redis did not answer within 250 ms');
+    const own = new StoreError('Redis did not answer within 250 ms');
     expect(storeError(own)).toBe(own);
     for (const thrown of [new Error('connect ECONNREFUSED 127.0.0.1:6379'), 'a string', undefined]) {
       const error = storeError(thrown);
-      expect(error).toBeInstanceOf(RedisStoreError);
-      expect(error.name).toBe('RedisStoreError');
+      expect(error).toBeInstanceOf(StoreError);
+      expect(error.name).toBe('StoreError');
       expect(error.message).toBe('Redis connection failed');
     }
   });

@@ -89,10 +89,10 @@ describe('the Deno KV store', () => {
     await expect(kvStore(failing).increment('k', start, WINDOW)).rejects.toThrow('the Deno KV call failed (Error)');
     const hung = new FakeKv();
     hung.get = () => new Promise(() => {});
-    await expect(kvStore(hung, { callTimeoutMs: 50 }).current('k', start)).rejects.toThrow('Deno KV did not answer within 50 ms');
+    await expect(kvStore(hung, { commandTimeoutMs: 50 }).current('k', start)).rejects.toThrow('Deno KV did not answer within 50 ms');
     const locked = new FakeKv();
     locked.busy = Number.POSITIVE_INFINITY;
-    await expect(kvStore(locked, { callTimeoutMs: 50 }).increment('k', start, WINDOW)).rejects.toThrow(
+    await expect(kvStore(locked, { commandTimeoutMs: 50 }).increment('k', start, WINDOW)).rejects.toThrow(
       /^Deno KV did not answer within 50 ms$/,
     );
   });

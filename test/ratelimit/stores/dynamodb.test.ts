@@ -1,6 +1,7 @@
 import { createServer, type AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createDynamoDbStore, DynamoDbStoreError } from '../../../src/ratelimit/stores/dynamodb.ts';
+import { createDynamoDbStore } from '../../../src/ratelimit/stores/dynamodb.ts';
+import { StoreError } from '../../../src/ratelimit/store.ts';
 import { StartupError } from '../../../src/util/startup-error.ts';
 
 const AWS_VARIABLES = [
@@ -53,7 +54,7 @@ describe('the DynamoDB store', () => {
     const store = await createDynamoDbStore('counters', { retryAfterMs: 60_000 });
     expect(store.kind).toBe('dynamodb');
     const first = store.increment('default:192.0.2.1', 0, 60_000);
-    await expect(first).rejects.toBeInstanceOf(DynamoDbStoreError);
+    await expect(first).rejects.toBeInstanceOf(StoreError);
     await expect(first).rejects.toThrow('the DynamoDB call failed (ECONNREFUSED)');
     // Within retryAfterMs, requests are refused without asking DynamoDB: no wait, the same reason.
     const started = performance.now();
