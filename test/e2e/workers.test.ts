@@ -337,6 +337,13 @@ describe('npm run start:workers refusing to start', () => {
     expect(output).toContain(`Facts file ${path} is not valid JSON at line 3, column 1:`);
   });
 
+  it('names PUBLIC_BASE_URL with user information, never echoing it', async () => {
+    const { code, output } = await refusedStart({ PUBLIC_BASE_URL: 'https://user:secret@api.example.com', PORT: '0' });
+    expect(code).toBe(1);
+    expect(output).toContain('Invalid configuration:\n  PUBLIC_BASE_URL="https://***@api.example.com": must not carry user information');
+    expect(output).not.toContain('secret');
+  });
+
   it("prints the Worker's own refusal of a binding without the trace", async () => {
     const { code, output } = await refusedStart({ REDIS_URL: 'redis://127.0.0.1:6379', PORT: '0' });
     expect(code).toBe(1);

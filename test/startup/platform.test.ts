@@ -101,6 +101,32 @@ describe('platformHandler', () => {
     expect(printed).not.toMatch(/\n\s+at /);
   });
 
+  it.each([
+    [LAMBDA, { PUBLIC_BASE_URL: 'https://user:secret@api.example.com' }, /must not carry user information/],
+    [VERCEL, { PUBLIC_BASE_URL: ' https://api.example.com', VERCEL_URL: 'app.vercel.app' }, /must not begin or end with white space/],
+    [NETLIFY, { PUBLIC_BASE_URL: 'https://api.example.com/#docs' }, /must not carry a fragment/],
+    [WORKERS, { PUBLIC_BASE_URL: 'https://api.example.com/?v=1' }, /must not carry a query/],
+    [
+      LAMBDA,
+      { PUBLIC_BASE_URL: 'https://api.example.com', CONTENT_SIGNAL: 'train=yes' },
+      /CONTENT_SIGNAL="train=yes": must be comma-separated/,
+    ],
+  ])('refuses a setting by the rule every way in shares, naming the variable: %#', async (platform, env, words) => {
+    const { code, printed } = await refusal({ ...quiet, ...env }, platform);
+    expect(code).toBe(1);
+    expect(printed).toMatch(/^Invalid configuration:\n {2}(PUBLIC_BASE_URL|CONTENT_SIGNAL)=/);
+    expect(printed).toMatch(words);
+    expect(printed).not.toContain('secret');
+  });
+
+  it("checks the base URL Deno gives it as createHandler's own", async () => {
+    const { code, printed } = await refusal(quiet, denoDeploy(Promise.resolve('http://user:pw@127.0.0.1:4507')));
+    expect(code).toBe(1);
+    expect(printed).toMatch(
+      /^Invalid configuration:\n {2}publicBaseUrl="http:\/\/\*\*\*@127\.0\.0\.1:4507": must not carry user information/,
+    );
+  });
+
   it('reads FACTS_FILE, refusing a missing one by name', async () => {
     const { printed } = await refusal({ PUBLIC_BASE_URL: 'https://api.example.com', FACTS_FILE: '/nonexistent/facts.json' }, LAMBDA);
     expect(printed).toMatch(/FACTS_FILE="\/nonexistent\/facts.json" cannot be read/);
