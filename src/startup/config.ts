@@ -3,7 +3,7 @@
  * The only module that knows the variable names; everything else receives `Options`.
  */
 import * as v from 'valibot';
-import { checkDeprecation, SUCCESSOR_PATH_DEFAULT, SUCCESSOR_PATH_PATTERN, type Deprecation } from '../contract/deprecation.ts';
+import { checkDeprecation, SUCCESSOR_PATH_DEFAULT, SUCCESSOR_PATH_PATTERN } from '../contract/deprecation.ts';
 import { originEntry, ORIGIN_LIST_USAGE } from '../http/cors.ts';
 import { baseUrlProblem, withoutTrailingSlash } from '../contract/base-url.ts';
 import { CONTENT_SIGNAL_DEFAULT, contentSignalProblem, normalisedContentSignal } from '../discovery/content-signal.ts';
