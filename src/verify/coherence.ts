@@ -3,6 +3,7 @@
  * writes (servers[0].url, the service-desc Links, problem types, the index's links) is that URL,
  * and every part of it reports one release.
  */
+import { withoutTrailingSlash } from '../contract/base-url.ts';
 import { API_PATH, OPENAPI_PATH } from '../route.ts';
 import { linkTargets } from './fields.ts';
 import { checkAll, type Check } from './report.ts';
@@ -11,7 +12,7 @@ import type { Answer } from './session.ts';
 /** Each `{base}` the deployment wrote, with where: derived from URLs whose path the contract fixes. */
 function writtenBases(document: any, answers: Answer[]): { base: string; where: string }[] {
   const found: { base: string; where: string }[] = [
-    { base: String(document.servers?.[0]?.url ?? '(none)').replace(/\/+$/, ''), where: 'servers[0].url' },
+    { base: withoutTrailingSlash(String(document.servers?.[0]?.url ?? '(none)')), where: 'servers[0].url' },
   ];
   for (const answer of answers) {
     for (const target of linkTargets(answer.headers.get('link'), 'service-desc')) {

@@ -7,6 +7,7 @@
  *   -> MCP through both official clients -> HEAD and If-None-Match with the budget left
  *   -> the fields every answer carries, deprecation, discovery documents, {base}, version
  */
+import { withoutTrailingSlash } from '../contract/base-url.ts';
 import { API_PATH, DOCS_PATH, HEALTH_PATH, MCP_PATH, OPENAPI_PATH, PRODUCT_PATH } from '../route.ts';
 import { baseCheck, versionCheck } from './coherence.ts';
 import { discoveryChecks } from './discovery.ts';
@@ -49,7 +50,7 @@ async function loadDependencies(): Promise<void> {
 
 export async function verify(url: string, options: VerifyOptions = {}): Promise<Report> {
   await loadDependencies();
-  const base = url.replace(/\/+$/, '');
+  const base = withoutTrailingSlash(url);
   const session = new Session(base, Math.min(options.maxRequests ?? MAX_REQUESTS, MAX_REQUESTS), options.fetch);
   const checks: Check[] = [];
   const notChecked: string[] = [];
@@ -78,7 +79,7 @@ export async function verify(url: string, options: VerifyOptions = {}): Promise<
         `OpenAPI ${document.openapi}, ${Object.keys(document.paths).length} paths`,
       ),
     );
-    servedBase = String(document.servers?.[0]?.url ?? base).replace(/\/+$/, '');
+    servedBase = withoutTrailingSlash(String(document.servers?.[0]?.url ?? base));
     const probing: Probing = { session, contract: await loadContract(document), servedBase, gets };
     const { targets, unfilled } = getTargets(document);
     notChecked.push(...unfilled.map((template) => `get:${template} (no value to try)`));
