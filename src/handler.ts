@@ -99,16 +99,7 @@ export async function createHandler(options: HandlerOptions): Promise<Handler> {
   const base = checkBaseUrl(options.publicBaseUrl, 'publicBaseUrl');
   const contentSignal =
     options.contentSignal === undefined ? CONTENT_SIGNAL_DEFAULT : checkContentSignal(options.contentSignal, 'contentSignal');
-  checkRanges(
-    { ...options.rateLimit, maxBodyBytes: options.mcp?.maxBodyBytes, trustProxyHops: options.trustProxyHops },
-    {
-      quota: 'rateLimit.quota',
-      windowSeconds: 'rateLimit.windowSeconds',
-      ipv6PrefixBits: 'rateLimit.ipv6PrefixBits',
-      maxBodyBytes: 'mcp.maxBodyBytes',
-      trustProxyHops: 'trustProxyHops',
-    },
-  );
+  checkRanges({ ...options.rateLimit, maxBodyBytes: options.mcp?.maxBodyBytes, trustProxyHops: options.trustProxyHops });
   const deprecation = checkDeprecation(options.deprecation);
   const log = options.logger ?? jsonLinesLogger();
   const rateLimit = await createRateLimit(options.rateLimit, clientTrust(options), log, base);

@@ -34,11 +34,20 @@ export const rangeProblem = ({ min, max }: Range): string => `must be a whole nu
 export const inRange = (value: unknown, { min, max }: Range): value is number =>
   typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max;
 
+/** What `createHandler`'s options call the numbers (the environment's names are config.ts's). */
+const OPTION_NAMES: Partial<Record<RangeName, string>> = {
+  quota: 'rateLimit.quota',
+  windowSeconds: 'rateLimit.windowSeconds',
+  ipv6PrefixBits: 'rateLimit.ipv6PrefixBits',
+  maxBodyBytes: 'mcp.maxBodyBytes',
+  trustProxyHops: 'trustProxyHops',
+};
+
 /**
  * Each of `values` that is set, checked against its range in RANGES; a StartupError naming every one
  * out of range, as `names` call them.
  */
-export function checkRanges(values: Partial<Record<RangeName, unknown>>, names: Partial<Record<RangeName, string>>): void {
+export function checkRanges(values: Partial<Record<RangeName, unknown>>, names = OPTION_NAMES): void {
   const lines = (Object.keys(names) as RangeName[])
     .filter((key) => values[key] !== undefined && !inRange(values[key], RANGES[key]))
     .map((key) => settingLine(names[key]!, values[key], rangeProblem(RANGES[key])));
