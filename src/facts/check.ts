@@ -7,8 +7,9 @@ import { closestMatch } from 'leven';
 import * as v from 'valibot';
 import { StartupError } from '../util/startup-error.ts';
 import { parseJsonText } from './json-text.ts';
+import { emailIn, phoneIn } from './personal-data.ts';
 import { approvalNeeds, listed } from './product-rules.ts';
-import { FactsFile, type Product, type Resource } from './schema.ts';
+import { FactsFile, type ApprovalAction, type Product, type Resource } from './schema.ts';
 
 // The contract's word rule ("Surface"): a parameter carries a credential when one of its words is one
 // of these, or when it is `code` alone or after auth/authorization/oauth (an OAuth authorization code).
@@ -61,14 +62,21 @@ export function parseFacts(source: string, text: string): Product {
   return checkFacts(source, json.value);
 }
 
+/**
+ * Checks a parsed facts document; throws a StartupError naming every bad field and its fix. Every check
+ * runs whatever the others found, so one report lists every problem of the file, not the first round.
+ */
 export function checkFacts(source: string, json: unknown): Product {
   const result = v.safeParse(FactsFile, json);
+  const fields = walk(json, FactsFile, []);
   const problems = [
-    ...walk(json, FactsFile, []).flatMap(([value, schema, at]) => [...unknownFields(value, schema, at), ...unrealDate(value, schema, at)]),
-    ...(result.success ? [] : result.issues.map(schemaIssue)),
+    ...fields.flatMap(([value, schema, at]) => [...unknownFields(value, schema, at), ...unrealDate(value, schema, at)]),
+    ...(result.success ? [] : result.issues.filter((issue) => !reportedAsUnrealDate(issue)).map(schemaIssue)),
     ...duplicateIds(json),
     ...credentialUrls(json, []),
-    ...(result.success ? policy(result.output) : []),
+    ...fields.flatMap(([value, schema, at]) => personalData(value, schema, at)),
+    ...emptyContact(json),
+    ...policy(json),
   ];
   if (problems.length > 0 || !result.success) {
     throw new StartupError(`Facts file ${source} was refused:\n${problems.map((line) => `  ${line}`).join('\n')}`);
@@ -118,18 +126,46 @@ function unknownFields(input: unknown, shape: Shape, at: Key[]): string[] {
     });
 }
 
+const TYPE_WORDS: Record<string, string> = {
+  string: 'a string',
+  number: 'a number',
+  boolean: 'true or false',
+  array: 'a list',
+  object: 'an object',
+};
+
 function schemaIssue(issue: v.BaseIssue<unknown>): string {
   const at = pathOf(issue.path?.map((item) => item.key as Key) ?? []);
   // valibot's words for a missing key are "Invalid key: Expected "x" but received undefined".
   const missing = issue.type === 'object' && issue.received === 'undefined' && issue.path?.length;
-  return missing ? `${at}: required field ${issue.expected} is missing; add it` : `${at}: ${issue.message}`;
+  if (missing) return `${at}: required field ${issue.expected} is missing; add it`;
+  if (typeof issue.input === 'string' && /^(mailto|tel):/i.test(issue.input) && issue.type === 'regex')
+    return `${at}: ${contactLink(issue.input)}`;
+  // valibot's words for a wrong type are "Invalid type: Expected string but received 5".
+  const type = TYPE_WORDS[issue.type];
+  if (issue.kind === 'schema' && type) return `${at}: must be ${type}, not ${issue.received}`;
+  return `${at}: ${issue.message}`;
 }
 
-/** The ISO 8601 shape alone admits 2026-02-31; a date that exists reads back the same. */
+/** A `mailto:` or `tel:` link is contact data: where the product's own public contact goes instead. */
+const contactLink = (url: string) =>
+  `a ${url.split(':')[0]!.toLowerCase()}: link is not served here; link to a public https contact or support page, and put the ` +
+  "product's own public address in product.contact (url, email)";
+
+const DATE_SHAPE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** A YYYY-MM-DD date that does not exist is named by `unrealDate`, not also by the ISO 8601 pattern. */
+const reportedAsUnrealDate = (issue: v.BaseIssue<unknown>) => issue.type === 'iso_date' && DATE_SHAPE.test(String(issue.input));
+
+/** The ISO 8601 shape alone admits 2026-02-31; a date that exists reads back the same. Month 13 or day 32 is named. */
 function unrealDate(input: unknown, shape: Shape, at: Key[]): string[] {
   if (typeof input !== 'string' || !actionsOf(shape).includes('iso_date')) return [];
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(input) || new Date(`${input}T00:00:00Z`).toISOString().startsWith(input)) return [];
-  return [`${pathOf(at)}: "${input}" is not a date that exists; give a real calendar date (YYYY-MM-DD)`];
+  const [, , month, day] = DATE_SHAPE.exec(input) ?? [];
+  if (!month || !day) return [];
+  const date = new Date(`${input}T00:00:00Z`);
+  if (!Number.isNaN(date.getTime()) && date.toISOString().startsWith(input)) return [];
+  const why = +month < 1 || +month > 12 ? ` (there is no month ${month})` : +day < 1 || +day > 31 ? ` (there is no day ${day})` : '';
+  return [`${pathOf(at)}: "${input}" is not a date that exists${why}; give a real calendar date (YYYY-MM-DD)`];
 }
 
 /** The types of a schema's pipe actions, nested pipes included (`v.pipe(isoDate, v.description(...))`). */
@@ -177,14 +213,63 @@ function credentialUrls(value: unknown, at: Key[]): string[] {
   return carrier ? [`${path}: URL query parameter "${carrier}" may carry a credential; link to a public page without it`] : [];
 }
 
-/** The approval rule (product-rules.ts) and the actions it names: every `performs` id must be one the facts list. */
-function policy(facts: Product): string[] {
-  const actions = facts.product.actionsNeedingApproval ?? [];
+/**
+ * An e-mail address or a phone number in free text or in a URL's query is a person's data, served to anyone:
+ * refused. `product.contact.email` is the one field for an address, the product's own public one.
+ */
+function personalData(input: unknown, shape: Shape, at: Key[]): string[] {
+  if (typeof input !== 'string' || (at.length === 1 && at[0] === '$schema')) return [];
+  const actions = actionsOf(shape);
+  if (actions.includes('email')) return [];
+  const isUrl = actions.includes('url');
+  if (isUrl && !URL.canParse(input)) return [];
+  const texts = isUrl ? [...new URL(input).searchParams.values()] : [input];
+  const where = isUrl ? 'in its query ' : '';
+  const email = texts.map(emailIn).find(Boolean);
+  const phone = texts.map(phoneIn).find(Boolean);
+  return [
+    ...(email
+      ? [
+          `${pathOf(at)}: ${where}"${email}" is an e-mail address, and client data is never served; remove it (the product's own ` +
+            'public address goes in product.contact.email)',
+        ]
+      : []),
+    ...(phone
+      ? [
+          `${pathOf(at)}: ${where}"${phone}" looks like a phone number, and client data is never served; remove it (link to the ` +
+            "product's public contact page in product.contact.url)",
+        ]
+      : []),
+  ];
+}
+
+function emptyContact(json: unknown): string[] {
+  const contact = isRecord(json) && isRecord(json.product) ? json.product.contact : undefined;
+  if (!isRecord(contact) || contact.url !== undefined || contact.email !== undefined) return [];
+  return ['product.contact: gives neither "url" nor "email"; give a public contact page, an address, or both, or remove it'];
+}
+
+/**
+ * The approval rule (product-rules.ts) and the actions it names: every `performs` id must be one the facts list.
+ * Read from the file as written, whatever else is wrong with it, so these are reported with the rest.
+ */
+function policy(json: unknown): string[] {
+  if (!isRecord(json)) return [];
+  const given = isRecord(json.product) && Array.isArray(json.product.actionsNeedingApproval) ? json.product.actionsNeedingApproval : [];
+  const actions = given.filter(
+    (action): action is ApprovalAction => isRecord(action) && typeof action.id === 'string' && typeof action.action === 'string',
+  );
+  const facts = { product: { actionsNeedingApproval: actions } } as Pick<Product, 'product'>;
   const known = actions.map((action) => action.id);
-  return facts.startOptions.flatMap((option, index) => {
+  const options = Array.isArray(json.startOptions) ? json.startOptions : [];
+  return options.flatMap((item, index) => {
+    if (!isRecord(item)) return [];
+    const written: unknown[] = Array.isArray(item.performs) ? item.performs : [];
+    const performs = written.filter((id): id is string => typeof id === 'string');
+    const option = { performs, createsGallery: item.createsGallery === true, requiresHumanApproval: item.requiresHumanApproval !== false };
     const at = `startOptions[${index}]`;
-    const unknown = (option.performs ?? []).flatMap((id, position) =>
-      known.includes(id)
+    const unknown = written.flatMap((id, position) =>
+      typeof id !== 'string' || known.includes(id)
         ? []
         : [
             `${at}.performs[${position}]: "${id}" is not the id of an action in product.actionsNeedingApproval; ` +

@@ -8,10 +8,14 @@ import * as v from 'valibot';
 export const text = v.pipe(v.string(), v.regex(/\S/, 'must not be empty or blank'));
 export const webUrl = v.pipe(v.string(), v.url('must be an absolute URL'), v.regex(/^https?:\/\//, 'must be an http or https URL'));
 export const isoDate = v.pipe(v.string(), v.isoDate('must be an ISO 8601 date such as 2026-01-31'));
+const httpsUrl = v.pipe(v.string(), v.url('must be an absolute URL'), v.regex(/^https:\/\//, 'must be an https URL'));
 const list = <T extends v.GenericSchema>(item: T) => v.pipe(v.array(item), v.minLength(1, 'must list at least one entry'));
 
 export const RESOURCE_KINDS = ['website', 'docs', 'pricing', 'status', 'support', 'terms', 'privacy', 'openapi', 'mcp'] as const;
-export const ResourceKind = v.pipe(v.picklist(RESOURCE_KINDS), v.description('What the resource is.'));
+export const ResourceKind = v.pipe(
+  v.picklist(RESOURCE_KINDS, (issue) => `${JSON.stringify(issue.input)} is not a resource kind; use one of: ${RESOURCE_KINDS.join(', ')}`),
+  v.description('What the resource is.'),
+);
 
 const slug = v.pipe(v.string(), v.regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'must be a lowercase slug such as read-the-docs'));
 
@@ -88,6 +92,49 @@ export const ApprovalAction = v.pipe(
   v.description("A production action that needs a person's approval before anyone takes it, and why."),
 );
 
+/** The media types an MCP icon may have in the MCP Registry's server.json (its `Icon.mimeType`). */
+export const LOGO_MEDIA_TYPES = ['image/png', 'image/jpeg', 'image/jpg', 'image/svg+xml', 'image/webp'] as const;
+
+export const Logo = v.pipe(
+  v.object({
+    url: v.pipe(
+      httpsUrl,
+      v.maxLength(255, 'must be at most 255 characters, as the MCP Registry allows'),
+      v.description("The https URL of the product's logo image."),
+    ),
+    mediaType: v.optional(
+      v.pipe(
+        v.picklist(
+          LOGO_MEDIA_TYPES,
+          (issue) => `${JSON.stringify(issue.input)} is not an icon media type; use one of: ${LOGO_MEDIA_TYPES.join(', ')}`,
+        ),
+        v.description("The image's media type, when its URL does not say it."),
+      ),
+    ),
+    sizes: v.optional(
+      v.pipe(
+        list(v.pipe(v.string(), v.regex(/^(?:\d+x\d+|any)$/, 'must be WIDTHxHEIGHT such as 512x512, or any for a scalable image'))),
+        v.description('The sizes the image can be shown at, such as 512x512 (any for a scalable image).'),
+      ),
+    ),
+  }),
+  v.description("The product's logo: MCP serverInfo.icons, the server card's and the registry file's icons, JSON-LD logo."),
+);
+
+export const Contact = v.pipe(
+  v.object({
+    url: v.optional(v.pipe(webUrl, v.description("The product's public contact or support page."))),
+    email: v.optional(
+      v.pipe(
+        v.string(),
+        v.email('must be an e-mail address such as support@example.com'),
+        v.description("The product's own public contact address, the one place the facts may give an e-mail address."),
+      ),
+    ),
+  }),
+  v.description("The product's own public contact: a page, an address, or both. Never a person's private address."),
+);
+
 export const ProductFacts = v.pipe(
   v.object({
     name: text,
@@ -113,6 +160,8 @@ export const ProductFacts = v.pipe(
         ),
       ),
     ),
+    contact: v.optional(Contact),
+    logo: v.optional(Logo),
     reviewedOn: v.pipe(isoDate, v.description('The date the product team last reviewed these facts.')),
   }),
   v.title('ProductFacts'),
@@ -180,3 +229,4 @@ export type ProductFacts = v.InferOutput<typeof ProductFacts>;
 export type Resource = v.InferOutput<typeof Resource>;
 export type StartOption = v.InferOutput<typeof StartOption>;
 export type ApprovalAction = v.InferOutput<typeof ApprovalAction>;
+export type Logo = v.InferOutput<typeof Logo>;

@@ -175,7 +175,7 @@ describe('parseFacts', () => {
   it('does not suggest a key the object already has', () => {
     expect(refusal((f) => (f.product.nmae = 'x'))).toContain(
       'product.nmae: unknown field "nmae"; remove it, or use one of: name, summary, audiences, capabilities, notOffered, neverReturned, ' +
-        'actionsNeedingApproval, privateContract, reviewedOn',
+        'actionsNeedingApproval, privateContract, contact, logo, reviewedOn',
     );
   });
 
@@ -238,5 +238,125 @@ describe('parseFacts', () => {
     });
     expect(message).toContain('product.reviewdOn: unknown field');
     expect(message).toContain('resources[1].url: URL query parameter "key"');
+  });
+});
+
+describe('checkFacts: impossible dates and one report', () => {
+  it.each([
+    ['2026-13-01', ' (there is no month 13)'],
+    ['2026-00-10', ' (there is no month 00)'],
+    ['2026-01-32', ' (there is no day 32)'],
+    ['2026-01-00', ' (there is no day 00)'],
+    ['2026-02-31', ''],
+  ])('refuses %s by name, in one line, with no trace of the runtime', (date, why) => {
+    expect(refusal((f) => (f.product.reviewedOn = date))).toBe(
+      'Facts file facts.json was refused:\n' +
+        `  product.reviewedOn: "${date}" is not a date that exists${why}; give a real calendar date (YYYY-MM-DD)`,
+    );
+  });
+
+  it('reports the shape, the ids, the actions and the approval rule of a file together, not in rounds', () => {
+    const message = refusal((f) => {
+      f.product.reviewedOn = '2026-13-01';
+      f.resources[0].kind = 'blog';
+      f.startOptions[1].performs = ['delete-gallery'];
+      f.startOptions[2].id = 'read-the-docs';
+      f.startOptions[3].requiresHumanApproval = false;
+      f.startOptions[0].title = 5;
+    });
+    expect(message.split('\n').slice(1)).toEqual([
+      '  product.reviewedOn: "2026-13-01" is not a date that exists (there is no month 13); give a real calendar date (YYYY-MM-DD)',
+      '  resources[0].kind: "blog" is not a resource kind; use one of: website, docs, pricing, status, support, terms, privacy, openapi, mcp',
+      '  startOptions[0].title: must be a string, not 5',
+      '  startOptions[2].id: id "read-the-docs" is already used by startOptions[0]; give each start option its own "id"',
+      '  startOptions[1].performs[0]: "delete-gallery" is not the id of an action in product.actionsNeedingApproval; ' +
+        'use one of: create-gallery, share-capability-link, sign-up',
+      '  startOptions[3].requiresHumanApproval: false, but the option performs creating a gallery (product.actionsNeedingApproval[0]), ' +
+        "which needs a person's approval; set it to true",
+    ]);
+  });
+
+  it('survives values of the wrong type where the rules read them', () => {
+    const message = refusal((f) => {
+      f.product.actionsNeedingApproval = [null, { id: 3 }];
+      f.startOptions[0].performs = [7, 'x'];
+      f.startOptions[1] = 'read';
+    });
+    expect(message).toContain('startOptions[0].performs[1]: "x" is not the id of an action');
+    expect(message).toContain('startOptions[1]: must be an object, not "read"');
+  });
+});
+
+describe('checkFacts: client data is never served', () => {
+  it.each([
+    [
+      'product.summary',
+      (f: any) => (f.product.summary = 'Write to jane.doe@studio.example.com for a demo.'),
+      '"jane.doe@studio.example.com"',
+    ],
+    ['resources[4].description', (f: any) => (f.resources[4].description = 'Call +44 20 7946 0958.'), '"+44 20 7946 0958"'],
+    ['product.capabilities[1]', (f: any) => (f.product.capabilities[1] = 'Hotline (555) 010-9999'), '"(555) 010-9999"'],
+    ['startOptions[0].title', (f: any) => (f.startOptions[0].title = 'Ring 555.010.9999'), '"555.010.9999"'],
+  ])('refuses an address or phone number in %s, naming the field and the value', (field, mutate, value) => {
+    expect(refusal(mutate)).toMatch(
+      new RegExp(`  ${field.replace(/[[\].]/g, '\\$&')}: ${value.replace(/[()+.]/g, '\\$&')} (is an e-mail|looks like a phone)`),
+    );
+  });
+
+  it.each([
+    ['an e-mail address', 'https://www.example.com/support?from=jane%40example.com', '"jane@example.com" is an e-mail address'],
+    ['a phone number', 'https://www.example.com/support?callback=%2B15550109999', '"+15550109999" looks like a phone number'],
+  ])('refuses %s in a URL query', (_, url, words) => {
+    expect(refusal((f) => (f.resources[4].url = url))).toContain(`resources[4].url: in its query ${words}`);
+  });
+
+  it('refuses a mailto: support link, saying what to do instead', () => {
+    expect(refusal((f) => (f.resources[4].url = 'mailto:help@example.com'))).toBe(
+      'Facts file facts.json was refused:\n' +
+        '  resources[4].url: a mailto: link is not served here; link to a public https contact or support page, and put the ' +
+        "product's own public address in product.contact (url, email)",
+    );
+  });
+
+  it("accepts the product's own public address in product.contact, and serves it", () => {
+    const facts = structuredClone(sample) as any;
+    facts.product.contact = { url: 'https://www.example.com/support', email: 'support@example.com' };
+    expect(parseFacts('facts.json', JSON.stringify(facts)).product.contact).toEqual(facts.product.contact);
+  });
+
+  it.each([
+    ['an address that is not one', { email: 'support' }, 'product.contact.email: must be an e-mail address such as support@example.com'],
+    ['an empty contact', {}, 'product.contact: gives neither "url" nor "email"'],
+    ['a phone number', { url: 'https://www.example.com/', phone: '+1 555 010 9999' }, 'product.contact.phone: unknown field "phone"'],
+  ])('refuses %s in product.contact', (_, contact, words) => {
+    expect(refusal((f) => (f.product.contact = contact))).toContain(words);
+  });
+});
+
+describe('checkFacts: product.logo', () => {
+  const withLogo = (logo: unknown) => {
+    const facts = structuredClone(sample) as any;
+    facts.product.logo = logo;
+    return facts;
+  };
+
+  it('accepts an https image URL, with or without its media type and sizes', () => {
+    for (const logo of [
+      { url: 'https://www.example.com/logo.png', mediaType: 'image/png', sizes: ['512x512'] },
+      { url: 'https://www.example.com/logo.svg' },
+    ])
+      expect(parseFacts('facts.json', JSON.stringify(withLogo(logo))).product.logo).toEqual(logo);
+  });
+
+  it.each([
+    ['a plain http URL', { url: 'http://www.example.com/logo.png' }, 'product.logo.url: must be an https URL'],
+    [
+      'a media type that is not an icon',
+      { url: 'https://www.example.com/l', mediaType: 'text/html' },
+      '"text/html" is not an icon media type; use one of: image/png',
+    ],
+    ['a size that is not WxH', { url: 'https://www.example.com/l.png', sizes: ['big'] }, 'product.logo.sizes[0]: must be WIDTHxHEIGHT'],
+  ])('refuses %s', (_, logo, words) => {
+    expect(refusal((f) => (f.product.logo = logo))).toContain(words);
   });
 });

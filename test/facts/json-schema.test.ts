@@ -48,6 +48,8 @@ describe('factsJsonSchema', () => {
       '#',
       '#/properties/product',
       '#/properties/product/properties/actionsNeedingApproval/items',
+      '#/properties/product/properties/contact',
+      '#/properties/product/properties/logo',
       '#/properties/resources/items',
       '#/properties/startOptions/items',
     ]);
