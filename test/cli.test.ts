@@ -147,6 +147,22 @@ describe('check FILE', () => {
     );
   });
 
+  it.each([
+    ['2026-13-01', 'month 13'],
+    ['2026-00-10', 'month 00'],
+    ['2026-01-32', 'day 32'],
+  ])('names the impossible date %s in one line and exits 1', async (date, what) => {
+    const facts = sample();
+    facts.product.reviewedOn = date;
+    const { path, code, stdout, stderr } = await check(`date-${date}.json`, JSON.stringify(facts));
+    expect(code).toBe(1);
+    expect(stdout).toBe('');
+    expect(stderr).toBe(
+      `Facts file ${path} was refused:\n` +
+        `  product.reviewedOn: "${date}" is not a date that exists (there is no ${what}); give a real calendar date (YYYY-MM-DD)\n`,
+    );
+  });
+
   it('names the line and column of a syntax error and exits 1', async () => {
     const { path, code, stderr } = await check('broken.json', '{\n  "product": {\n    "name": "Lumen",\n  }\n}\n');
     expect(code).toBe(1);

@@ -62,6 +62,20 @@ describe('start', () => {
     expect(err().join('\n')).toMatch(/PORT="eighty": must be a whole number/);
   });
 
+  it('stops at an impossible date in the facts with one message naming the field, exit code 1', async () => {
+    const { err } = output();
+    const dir = mkdtempSync(join(tmpdir(), 'start-'));
+    const factsFile = join(dir, 'facts.json');
+    writeFileSync(factsFile, JSON.stringify({ ...sample, product: { ...sample.product, reviewedOn: '2026-13-01' } }));
+    const { runtime, exits } = nodeRuntime({ PORT: '0', FACTS_FILE: factsFile });
+    await start(runtime);
+    expect(exits).toEqual([1]);
+    expect(err()).toEqual([
+      `Facts file ${factsFile} was refused:\n` +
+        '  product.reviewedOn: "2026-13-01" is not a date that exists (there is no month 13); give a real calendar date (YYYY-MM-DD)',
+    ]);
+  });
+
   it('names a busy port, exit code 1', async () => {
     const { err } = output();
     const busy = await busyPort();
@@ -76,7 +90,7 @@ describe('start', () => {
   });
 
   it('serves on the printed URL, reloads the facts on SIGHUP, and drains before it stops on SIGTERM', async () => {
-    const { out, json } = output();
+    const { out, err, json } = output();
     const dir = mkdtempSync(join(tmpdir(), 'start-'));
     const factsFile = join(dir, 'facts.json');
     writeFileSync(factsFile, JSON.stringify(sample));
@@ -88,6 +102,14 @@ describe('start', () => {
     writeFileSync(factsFile, JSON.stringify({ ...sample, product: { ...sample.product, name: 'Renamed Galleries' } }));
     signal('SIGHUP');
     await vi.waitFor(() => expect(json().some((line) => line.event === 'facts_reloaded')).toBe(true));
+    expect((await (await fetch(`${url}/api/v1/product`)).json()).product.name).toBe('Renamed Galleries');
+
+    // An impossible date on a reload: the log names the field, the served facts stay.
+    writeFileSync(factsFile, JSON.stringify({ ...sample, product: { ...sample.product, reviewedOn: '2026-01-32' } }));
+    signal('SIGHUP');
+    const refused = () => err().find((line) => line.includes('"facts_refused"'));
+    await vi.waitFor(() => expect(refused()).toBeDefined());
+    expect(JSON.parse(refused()!).reason).toContain('product.reviewedOn: "2026-01-32" is not a date that exists (there is no day 32)');
     expect((await (await fetch(`${url}/api/v1/product`)).json()).product.name).toBe('Renamed Galleries');
 
     // A request still being sent when the signal comes is answered before the server stops.
