@@ -23,6 +23,7 @@ export function buildJsonLd(facts: Product): SoftwareApplicationLd {
     name: facts.product.name,
     description: facts.product.summary,
     ...(website ? { url: website.url } : {}),
+    ...(facts.product.logo ? { logo: facts.product.logo.url } : {}),
     ...productKind(facts),
     dateModified: facts.product.reviewedOn,
     ...(others.length > 0 ? { sameAs: [...new Set(others)] } : {}),

@@ -5,7 +5,7 @@
  */
 import { MCP_PATH } from '../route.ts';
 import type { Product } from '../facts/schema.ts';
-import { fitText, serverCardName } from './server-card.ts';
+import { fitText, iconsMember, serverCardName, type Icon } from './server-card.ts';
 import { baseUrlProblem, withoutTrailingSlash } from '../contract/base-url.ts';
 import { settingLine } from '../util/startup-error.ts';
 
@@ -19,6 +19,7 @@ export interface ServerJson {
   description: string;
   version: string;
   websiteUrl?: string;
+  icons?: Icon[];
   remotes: { type: 'streamable-http'; url: string }[];
 }
 
@@ -31,6 +32,7 @@ export function buildServerJson(base: string, facts: Product, version: string): 
     description: fitText(facts.product.summary),
     version,
     ...(website ? { websiteUrl: website.url } : {}),
+    ...iconsMember(facts),
     remotes: [{ type: 'streamable-http', url: `${base}${MCP_PATH}` }],
   };
 }

@@ -113,6 +113,7 @@ export const SoftwareApplicationLd = v.pipe(
     name: v.string(),
     description: v.string(),
     url: v.optional(url),
+    logo: v.optional(v.pipe(url, v.description("The product's logo, when its facts give one."))),
     applicationCategory: v.string(),
     operatingSystem: v.string(),
     dateModified: v.pipe(v.string(), v.isoDate()),
@@ -179,6 +180,12 @@ export const ServerCard = v.pipe(
     version: v.string(),
     description: v.pipe(v.string(), v.minLength(1), v.maxLength(SERVER_CARD_TEXT_MAX)),
     websiteUrl: v.optional(url),
+    icons: v.optional(
+      v.pipe(
+        v.array(v.object({ src: url, mimeType: v.optional(v.string()), sizes: v.optional(v.array(v.string())) })),
+        v.description("The product's logo, when its facts give one."),
+      ),
+    ),
     remotes: v.array(
       v.object({
         type: v.literal('streamable-http'),

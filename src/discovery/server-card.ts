@@ -30,6 +30,25 @@ export function fitText(text: string, max = SERVER_CARD_TEXT_MAX): string {
   return `${cut.slice(0, cut.lastIndexOf(' ') > 0 ? cut.lastIndexOf(' ') : cut.length).replace(/[\s,;:]+$/, '')}…`;
 }
 
+/** An MCP icon (`Implementation.icons`, the server card's and the registry's `Icon`). */
+export interface Icon {
+  src: string;
+  mimeType?: string;
+  sizes?: string[];
+}
+
+/** The facts' `product.logo` as MCP icons: one icon, or none when the facts have no logo. */
+export function logoIcons({ product: { logo } }: Pick<Product, 'product'>): Icon[] {
+  if (!logo) return [];
+  return [{ src: logo.url, ...(logo.mediaType ? { mimeType: logo.mediaType } : {}), ...(logo.sizes ? { sizes: [...logo.sizes] } : {}) }];
+}
+
+/** `{ icons }` for an object that carries the facts' logo, `{}` when they have none. */
+export const iconsMember = (facts: Pick<Product, 'product'>): { icons?: Icon[] } => {
+  const icons = logoIcons(facts);
+  return icons.length > 0 ? { icons } : {};
+};
+
 export function buildServerCard(
   base: string,
   facts: Product,
@@ -43,6 +62,7 @@ export function buildServerCard(
     version: server.version,
     description: fitText(facts.product.summary),
     ...(website ? { websiteUrl: website.url } : {}),
+    ...iconsMember(facts),
     remotes: [{ type: 'streamable-http', url: `${base}${MCP_PATH}`, supportedProtocolVersions: [...server.protocolVersions] }],
   };
 }

@@ -23,6 +23,7 @@ import type * as v from 'valibot';
 import { PUBLIC_MAX_AGE_SECONDS } from '../http/headers.ts';
 import { rulesParagraph } from '../facts/product-rules.ts';
 import { productMarkdown } from '../discovery/markdown.ts';
+import { iconsMember } from '../discovery/server-card.ts';
 import { SKILL_FACTS_FILE } from '../discovery/skill.ts';
 import type { SkillFile } from '../route.ts';
 import type { Product } from '../facts/schema.ts';
@@ -85,7 +86,14 @@ function result(structuredContent: Record<string, unknown>) {
 /** What the server says about itself (`serverInfo`), from the facts. */
 function identity(facts: Product, { name, version }: ServerInfo) {
   const website = facts.resources.find((resource) => resource.kind === 'website');
-  return { name, title: facts.product.name, version, description: facts.product.summary, ...(website ? { websiteUrl: website.url } : {}) };
+  return {
+    name,
+    title: facts.product.name,
+    version,
+    description: facts.product.summary,
+    ...(website ? { websiteUrl: website.url } : {}),
+    ...iconsMember(facts),
+  };
 }
 
 /** What the server tells its clients: what it offers, then the privacy and approval rules in the words every text shares. */

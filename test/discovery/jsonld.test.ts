@@ -85,3 +85,16 @@ describe('the product as JSON-LD', () => {
     expect(catalog.linkset[0].describedby).toEqual([{ href: `${BASE}/api/v1/product`, type: 'application/ld+json' }]);
   });
 });
+
+describe("the product's logo in JSON-LD", () => {
+  it('is `logo` in the answer and in the docs page when the facts give one, and absent when they do not', async () => {
+    const facts = sampleFacts();
+    facts.product.logo = { url: 'https://www.example.com/logo.png', mediaType: 'image/png' };
+    const withLogo = await makeHandler({ facts });
+    const ld = await (await withLogo(get('/api/v1/product', { headers: { accept: 'application/ld+json' } }))).json();
+    expect(ld.logo).toBe('https://www.example.com/logo.png');
+    const page = await (await withLogo(get('/docs'))).text();
+    expect(JSON.parse(/<script type="application\/ld\+json">([^<]*)<\/script>/.exec(page)![1]!).logo).toBe(ld.logo);
+    expect(await (await ldAnswer()).json()).not.toHaveProperty('logo');
+  });
+});

@@ -53,6 +53,17 @@ describe('the MCP Registry server.json', () => {
     },
   );
 
+  it("carries the facts' logo as its icons, valid against the registry schema, and none without one", () => {
+    const facts = sampleFacts();
+    facts.product.logo = { url: 'https://www.example.com/logo.svg', mediaType: 'image/svg+xml', sizes: ['any'] };
+    const document = buildServerJson('https://api.example.com', facts, pkg.version);
+    expect(document.icons).toEqual([{ src: 'https://www.example.com/logo.svg', mimeType: 'image/svg+xml', sizes: ['any'] }]);
+    expect(validate(document), JSON.stringify(validate.errors)).toBe(true);
+    facts.product.logo = { url: 'https://www.example.com/logo.png' };
+    expect(buildServerJson('https://api.example.com', facts, pkg.version).icons).toEqual([{ src: 'https://www.example.com/logo.png' }]);
+    expect(buildServerJson('https://api.example.com', sampleFacts(), pkg.version)).not.toHaveProperty('icons');
+  });
+
   it('fails the schema when broken, so the check can fail', () => {
     const document = { ...buildServerJson('https://api.example.com', sampleFacts(), pkg.version), name: 'no slash' };
     expect(validate(document)).toBe(false);

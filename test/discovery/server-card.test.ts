@@ -104,3 +104,14 @@ describe('server card helpers', () => {
     expect(cut).toMatch(/^(word )+word…$/);
   });
 });
+
+describe("the product's logo in the server card", () => {
+  it('is its icons when the facts give one, valid against the draft, and absent when they do not', async () => {
+    const facts = sampleFacts();
+    facts.product.logo = { url: 'https://www.example.com/logo.png', mediaType: 'image/png', sizes: ['512x512'] };
+    const { card } = await cardOf(await makeHandler({ facts }));
+    expect(card.icons).toEqual([{ src: 'https://www.example.com/logo.png', mimeType: 'image/png', sizes: ['512x512'] }]);
+    expect(validateCard(card), ajv.errorsText(validateCard.errors)).toBe(true);
+    expect((await cardOf(await makeHandler())).card).not.toHaveProperty('icons');
+  });
+});

@@ -142,6 +142,23 @@ describe('createMcpEndpoint', () => {
       });
     });
 
+    it("carry the facts' logo as serverInfo.icons on both eras, and none without one", async () => {
+      const withLogo = sampleFacts();
+      withLogo.product.logo = { url: 'https://www.example.com/logo.png', mediaType: 'image/png', sizes: ['512x512'] };
+      const icons = [{ src: 'https://www.example.com/logo.png', mimeType: 'image/png', sizes: ['512x512'] }];
+      const logoEndpoint = endpointOver(withLogo);
+      const legacy = await rpc(logoEndpoint, 'legacy', 'initialize', {
+        protocolVersion: LEGACY_VERSIONS[0],
+        capabilities: {},
+        clientInfo: { name: 'x', version: '1' },
+      });
+      expect(legacy.json.result.serverInfo.icons).toEqual(icons);
+      const modern = await rpc(logoEndpoint, 'modern', 'server/discover');
+      expect(modern.json.result._meta['io.modelcontextprotocol/serverInfo'].icons).toEqual(icons);
+      const plain = await rpc(endpoint, 'modern', 'server/discover');
+      expect(plain.json.result._meta['io.modelcontextprotocol/serverInfo']).not.toHaveProperty('icons');
+    });
+
     it('name the product, say nothing is changed, and send start options needing approval to a person', async () => {
       const renamed = sampleFacts();
       renamed.product.name = 'Other Studio';
