@@ -15,7 +15,8 @@ import { promisify } from 'node:util';
 import { Log, LogLevel, Miniflare } from 'miniflare';
 import { loadConfig } from '../src/startup/config.ts';
 import { StartupError } from '../src/util/startup-error.ts';
-import { listenFailure, loadFacts } from '../src/startup/start.ts';
+import type { Product } from '../src/facts/schema.ts';
+import { listenFailure, readFacts, startLine } from '../src/startup/start.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const { FACTS_FILE, PORT: _port, HOST: _host, RATE_LIMIT_COUNTER = 'on', ...bindings } = process.env;
@@ -59,9 +60,10 @@ async function refuse(message: string): Promise<never> {
 
 let host: string;
 let port: number;
+let facts: Product;
 try {
   ({ host, port } = loadConfig(process.env));
-  if (FACTS_FILE) await loadFacts(FACTS_FILE, (path) => readFile(path, 'utf8'));
+  facts = await readFacts(FACTS_FILE, (path) => readFile(path, 'utf8'));
   if (port !== 0) await canListen(host, port);
   // The Worker requires PUBLIC_BASE_URL; a local run defaults it to the address it listens on, as
   // the other runtimes do, so PORT=0 becomes a free port chosen here.
@@ -158,7 +160,7 @@ try {
 starting = false;
 process.stderr.write(startup);
 const served = url!.origin;
-console.log(`Serving the Worker in workerd on ${served} (public base ${bindings.PUBLIC_BASE_URL})`);
+console.log(startLine(facts!, served, bindings.PUBLIC_BASE_URL, ' (the Worker in workerd)'));
 
 /** Why workerd did not start: the Worker's own StartupError, a port taken since the check above, or what workerd said. */
 function startupFailure(output: string): string {

@@ -5,12 +5,12 @@
 import { API_CATALOG_PATH, API_PATH, DOCS_PATH, LLMS_PATH, MCP_PATH, OPENAPI_PATH, PRODUCT_PATH, SERVER_CARD_PATH } from '../route.ts';
 import type { Product } from '../facts/schema.ts';
 import { llmsIntro, type FrontDoor } from './llms.ts';
-import { factsSections, inline, linkItem as item } from './markdown.ts';
+import { factsSections, linkItem as item, md } from './markdown.ts';
 
 export function buildLlmsFullText(base: string, facts: Product, toolNames: readonly string[], { docsPage }: FrontDoor): string {
   return [
-    `# ${inline(facts.product.name)}\n`,
-    `> ${inline(facts.product.summary)}\n`,
+    `# ${md(facts.product.name)}\n`,
+    `> ${md(facts.product.summary)}\n`,
     `${llmsIntro(base, facts)}\n`,
     factsSections(facts),
     '## API\n',

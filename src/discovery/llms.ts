@@ -11,10 +11,11 @@ import {
   AGENT_APPROVAL_RULE,
   approvalRule,
   approvalSentences,
+  needsApproval,
   neverReturnedPhrase,
   privateContractSentence,
 } from '../facts/product-rules.ts';
-import { inline, linkItem as item } from './markdown.ts';
+import { linkItem as item, md } from './markdown.ts';
 
 const section = (heading: string, items: string[]) => `## ${heading}\n\n${items.join('\n')}\n`;
 
@@ -22,14 +23,14 @@ const section = (heading: string, items: string[]) => `## ${heading}\n\n${items.
 export function llmsIntro(base: string, facts: Product): string {
   const never = neverReturnedPhrase(facts);
   return [
-    `This is the public, read-only API of ${inline(facts.product.name)}: reviewed facts about the product (last reviewed ` +
+    `This is the public, read-only API of ${md(facts.product.name)}: reviewed facts about the product (last reviewed ` +
       `on ${facts.product.reviewedOn}) as typed JSON and as MCP tools. ` +
-      `It takes no credentials${never ? ` and never returns ${never}` : ''}.`,
+      `It takes no credentials${never ? ` and never returns ${md(never)}` : ''}.`,
     'Requests are rate-limited per client; the RateLimit headers of every answer give the quota and what remains.',
     `The contract is the OpenAPI document at ${base}${OPENAPI_PATH}.`,
-    privateContractSentence(facts),
-    approvalSentences(facts),
-    AGENT_APPROVAL_RULE,
+    md(privateContractSentence(facts)),
+    md(approvalSentences(facts)),
+    needsApproval(facts) ? AGENT_APPROVAL_RULE : '',
   ]
     .filter(Boolean)
     .join(' ');
@@ -43,8 +44,8 @@ export interface FrontDoor {
 export function buildLlmsText(base: string, facts: Product, toolNames: readonly string[], { docsPage }: FrontDoor): string {
   const { product } = facts;
   return [
-    `# ${inline(product.name)}\n`,
-    `> ${inline(product.summary)}\n`,
+    `# ${md(product.name)}\n`,
+    `> ${md(product.summary)}\n`,
     `${llmsIntro(base, facts)}\n`,
     section('API', [
       item('API index', `${base}${API_PATH}`, 'name, version and links to every endpoint, as JSON.'),
@@ -57,11 +58,11 @@ export function buildLlmsText(base: string, facts: Product, toolNames: readonly 
     ]),
     section(
       'Resources',
-      facts.resources.map(({ title, url, description }) => item(title, url, description)),
+      facts.resources.map(({ title, url, description }) => item(title, url, md(description))),
     ),
     section(
       'Start options',
-      facts.startOptions.map((option) => item(option.title, option.url, `${inline(option.description)} ${approvalRule(option, facts)}`)),
+      facts.startOptions.map((option) => item(option.title, option.url, md(`${option.description} ${approvalRule(option, facts)}`))),
     ),
     section('Optional', [
       item('llms-full.txt', `${base}${LLMS_FULL_PATH}`, 'every fact of this page written out in full, as one Markdown page.'),

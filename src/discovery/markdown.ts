@@ -9,18 +9,37 @@ import type { Product } from '../facts/schema.ts';
 /** One line of text: Markdown needs no line breaks inside a list item or a blockquote. */
 export const inline = (text: string) => text.replace(/\s+/g, ' ').trim();
 
-/** A link; brackets in the title and parentheses or spaces in the URL would end it early. */
-export function link(title: string, url: string): string {
-  const label = inline(title).replace(/([[\]\\])/g, '\\$1');
-  const target = url.replace(/[()\s]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
-  return `[${label}](${target})`;
+/**
+ * Facts text as Markdown that reads exactly as written, on one line (CommonMark 0.31, "Backslash escapes"):
+ * what would start markup is escaped: `\`, `` ` ``, `*`, `~`, `[`, `]`, `<`, `>` everywhere (so `<balance>`
+ * or `<script>` stays text), `_` at a word's edge, `&` before an entity name, and `#`, `-`, `+`, `=` or
+ * `1.` at the start (a heading, a list) or `#` at the end (a heading's closing sequence).
+ */
+export function md(text: string): string {
+  return inline(text)
+    .replace(/[\\`*~[\]<>]/g, '\\$&')
+    .replace(/(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])/g, '\\_')
+    .replace(/&(?=#?\w+;)/g, '\\&')
+    .replace(/^([#+=-])/, '\\$1')
+    .replace(/^(\d+)([.)])/, '$1\\$2')
+    .replace(/(\s)(#+)$/, '$1\\$2');
 }
 
-/** A `- [title](url): note` list item, as llms.txt lists links. */
+/** A link with facts text as its title; parentheses or spaces in the URL would end it early. */
+export function link(title: string, url: string): string {
+  const target = url.replace(/[()<>\s]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
+  return `[${md(title)}](${target})`;
+}
+
+/** A `- [title](url): note` list item, as llms.txt lists links; the note is Markdown already (`md` for facts text). */
 export const linkItem = (title: string, url: string, note: string) => `- ${link(title, url)}: ${inline(note)}`;
 
-const list = (items: readonly string[]) => items.map((item) => `- ${inline(item)}`).join('\n');
+const list = (items: readonly string[]) => items.map((item) => `- ${md(item)}`).join('\n');
 const yesNo = (value: boolean) => (value ? 'yes' : 'no');
+
+/** The product's own public contact, as list items. */
+const contactLines = ({ url, email }: NonNullable<Product['product']['contact']>) =>
+  [...(url ? [`- Page: ${url}`] : []), ...(email ? [`- E-mail: ${email}`] : [])].join('\n');
 
 /** The facts under H2 headings (Overview, Resources, Start options), each start option under an H3. */
 export function factsSections(facts: Product): string {
@@ -37,22 +56,23 @@ export function factsSections(facts: Product): string {
       "Actions that need a person's approval",
       product.actionsNeedingApproval?.map((action) => `${needPhrase(action)} (id: ${action.id})`),
     ),
+    ...(product.contact ? [`### Contact\n\n${contactLines(product.contact)}\n`] : []),
     ...optional('Outside this public API (the private contract)', product.privateContract),
     '## Resources\n',
     resources
-      .map(({ id, kind, title, url, description }) => linkItem(title, url, `${description} (kind: ${kind}${id ? `, id: ${id}` : ''})`))
+      .map(({ id, kind, title, url, description }) => linkItem(title, url, `${md(description)} (kind: ${kind}${id ? `, id: ${id}` : ''})`))
       .join('\n') + '\n',
     '## Start options\n',
     ...startOptions.map((option) =>
       [
-        `### ${inline(option.title)}\n`,
-        `${inline(option.description)}\n`,
+        `### ${md(option.title)}\n`,
+        `${md(option.description)}\n`,
         `- Id: ${option.id}`,
         `- URL: ${option.url}`,
         // v1's flag, written only for the facts that give it.
         ...(option.createsGallery === undefined ? [] : [`- Creates a gallery: ${yesNo(option.createsGallery)}`]),
         ...(option.performs ? [`- Performs: ${option.performs.join(', ')}`] : []),
-        `- Approval: ${approvalRule(option, facts)}\n`,
+        `- Approval: ${md(approvalRule(option, facts))}\n`,
       ].join('\n'),
     ),
   ].join('\n');
@@ -60,5 +80,5 @@ export function factsSections(facts: Product): string {
 
 /** The product's Markdown representation: the same facts as the JSON body. */
 export function productMarkdown(facts: Product): string {
-  return `# ${inline(facts.product.name)}\n\n> ${inline(facts.product.summary)}\n\n${factsSections(facts)}`;
+  return `# ${md(facts.product.name)}\n\n> ${md(facts.product.summary)}\n\n${factsSections(facts)}`;
 }

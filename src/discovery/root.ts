@@ -18,7 +18,7 @@ import {
   SKILL_PATH,
 } from '../route.ts';
 import type { Product } from '../facts/schema.ts';
-import { inline, linkItem } from './markdown.ts';
+import { linkItem, md } from './markdown.ts';
 import type { RootDocument } from './schemas.ts';
 
 const description = (facts: Product) =>
@@ -60,8 +60,8 @@ export function rootMarkdown(base: string, facts: Product, { docsPage }: { docsP
     linkItem('Sitemap', `${base}${SITEMAP_PATH}`, 'every document for crawlers.'),
   ];
   return [
-    `# ${inline(facts.product.name)} public API\n`,
-    `> ${inline(facts.product.summary)}\n`,
+    `# ${md(facts.product.name)} public API\n`,
+    `> ${md(facts.product.summary)}\n`,
     `${description(facts)}\n`,
     '## Entry points\n',
     `${entries.join('\n')}\n`,

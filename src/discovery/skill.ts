@@ -7,8 +7,8 @@
 import { TOOLS } from '../mcp/tools.ts';
 import { API_PATH, LLMS_FULL_PATH, MCP_PATH, OPENAPI_PATH, PRODUCT_PATH, wellKnownSkillPath, type SkillFile } from '../route.ts';
 import type { Product } from '../facts/schema.ts';
-import { AGENT_APPROVAL_RULE, approvalRule, privacySentence, privateContractSentence } from '../facts/product-rules.ts';
-import { inline, link } from './markdown.ts';
+import { AGENT_APPROVAL_RULE, approvalRule, needsApproval, privacySentence, privateContractSentence } from '../facts/product-rules.ts';
+import { inline, link, md } from './markdown.ts';
 import type { SkillIndex } from './schemas.ts';
 
 /**
@@ -43,7 +43,7 @@ function skillDescription(facts: Product): string {
 const yamlString = (text: string) => JSON.stringify(text);
 
 export function buildSkillMarkdown(base: string, facts: Product): string {
-  const name = inline(facts.product.name);
+  const name = md(facts.product.name);
   const description = skillDescription(facts);
   return [
     '---',
@@ -53,7 +53,7 @@ export function buildSkillMarkdown(base: string, facts: Product): string {
     '',
     `# ${name}: public product facts`,
     '',
-    `> ${inline(facts.product.summary)}`,
+    `> ${md(facts.product.summary)}`,
     '',
     `These facts were last reviewed on ${facts.product.reviewedOn}. They are served without credentials by ${base}.`,
     '',
@@ -65,9 +65,9 @@ export function buildSkillMarkdown(base: string, facts: Product): string {
     '',
     'It is not the right source for anything the public API leaves out:',
     '',
-    ...facts.product.notOffered.map((item) => `- ${inline(item)}`),
+    ...facts.product.notOffered.map((item) => `- ${md(item)}`),
     '',
-    ...[privacySentence(facts), privateContractSentence(facts)].filter(Boolean).flatMap((sentence) => [sentence, '']),
+    ...[privacySentence(facts), privateContractSentence(facts)].filter(Boolean).flatMap((sentence) => [md(sentence), '']),
     '## Through MCP',
     '',
     `Connect to ${base}${MCP_PATH} (Streamable HTTP, stateless, JSON answers, no credentials). Every tool is read-only:`,
@@ -83,10 +83,9 @@ export function buildSkillMarkdown(base: string, facts: Product): string {
     '',
     '## Start options',
     '',
-    AGENT_APPROVAL_RULE,
-    '',
+    ...(needsApproval(facts) ? [AGENT_APPROVAL_RULE, ''] : []),
     ...facts.startOptions.map(
-      (option) => `- ${link(option.title, option.url)}: ${inline(option.description)} ${approvalRule(option, facts)}`,
+      (option) => `- ${link(option.title, option.url)}: ${md(`${option.description} ${approvalRule(option, facts)}`)}`,
     ),
     '',
     '## Rate limits',

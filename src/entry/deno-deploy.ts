@@ -5,7 +5,6 @@
  */
 import { denoDeploy, platformHandler } from '../startup/platform.ts';
 import { listeningUrl } from '../startup/start.ts';
-import pkg from '../../package.json' with { type: 'json' };
 
 const { promise: listening, resolve: listened } = Promise.withResolvers<string>();
 const handler = platformHandler(Deno.env.toObject(), denoDeploy(listening));
@@ -14,10 +13,8 @@ export default {
   async fetch(request, info) {
     return (await handler)(request, { clientAddress: (info.remoteAddr as Deno.NetAddr).hostname });
   },
+  // The start line, naming the product, is printed once the handler is made (platform.ts).
   onListen(addr) {
-    const url = listeningUrl(addr as Deno.NetAddr);
-    listened(url);
-    const base = Deno.env.get('PUBLIC_BASE_URL') || url;
-    void handler.then(() => console.log(`Serving ${pkg.name} ${pkg.version} on ${url} (public base ${base})`));
+    listened(listeningUrl(addr as Deno.NetAddr));
   },
 } satisfies Deno.ServeDefaultExport;

@@ -68,6 +68,10 @@ export function approvalSentences({ product }: Facts): string {
 /** What an agent does with such an action: the service's own rule, in general words. */
 export const AGENT_APPROVAL_RULE = "An agent may show a start option that needs a person's approval, never take it for someone.";
 
+/** Whether any start option needs a person's approval: the texts state the agent's rule only then. */
+export const needsApproval = ({ startOptions }: Pick<Product, 'startOptions'>): boolean =>
+  startOptions.some((option) => option.requiresHumanApproval);
+
 /** "Outside this public API, under the private contract of X: a; b; c." Empty when the facts do not say. */
 export function privateContractSentence({ product }: Facts): string {
   const items = product.privateContract?.map(withoutStop);
@@ -82,6 +86,7 @@ export function approvalRule(option: Pick<StartOption, 'performs' | 'createsGall
 }
 
 /** The privacy and approval rules as one paragraph, the words every text that states them shares. */
-export function rulesParagraph(facts: Facts): string {
-  return [privacySentence(facts), privateContractSentence(facts), approvalSentences(facts), AGENT_APPROVAL_RULE].filter(Boolean).join(' ');
+export function rulesParagraph(facts: Pick<Product, 'product' | 'startOptions'>): string {
+  const agentRule = needsApproval(facts) ? AGENT_APPROVAL_RULE : '';
+  return [privacySentence(facts), privateContractSentence(facts), approvalSentences(facts), agentRule].filter(Boolean).join(' ');
 }

@@ -227,6 +227,7 @@ export function servedSchemas(facts: { startOptions: readonly { createsGallery?:
 export type Product = v.InferOutput<typeof Product>;
 export type ProductFacts = v.InferOutput<typeof ProductFacts>;
 export type Resource = v.InferOutput<typeof Resource>;
+export type ResourceKind = v.InferOutput<typeof ResourceKind>;
 export type StartOption = v.InferOutput<typeof StartOption>;
 export type ApprovalAction = v.InferOutput<typeof ApprovalAction>;
 export type Logo = v.InferOutput<typeof Logo>;

@@ -14,6 +14,7 @@
  */
 import { resourceId } from '../facts/check.ts';
 import { approvalNeeds, needPhrase } from '../facts/product-rules.ts';
+import { md } from '../discovery/markdown.ts';
 import { PRODUCT_PATH } from '../route.ts';
 import type { Product } from '../facts/schema.ts';
 import type { FetchOutput, SearchOutput } from './schemas.ts';
@@ -27,7 +28,8 @@ export interface Library {
   search(query: string): SearchOutput;
 }
 
-const list = (heading: string, items: readonly string[]) => `## ${heading}\n\n${items.map((item) => `- ${item}`).join('\n')}\n`;
+// The texts are Markdown: facts text in them is escaped (`md`), so it reads as written.
+const list = (heading: string, items: readonly string[]) => `## ${heading}\n\n${items.map((item) => `- ${md(item)}`).join('\n')}\n`;
 const yesNo = (value: boolean) => (value ? 'yes' : 'no');
 
 export function buildDocuments(base: string, facts: Product): Document[] {
@@ -38,8 +40,8 @@ export function buildDocuments(base: string, facts: Product): Document[] {
     title: `${product.name}: product overview`,
     url: `${base}${PRODUCT_PATH}`,
     text: [
-      `# ${product.name}\n`,
-      `${product.summary}\n`,
+      `# ${md(product.name)}\n`,
+      `${md(product.summary)}\n`,
       list('Who it is for', product.audiences),
       list('What it can do', product.capabilities),
       list('What the public API does not do', product.notOffered),
@@ -57,7 +59,7 @@ export function buildDocuments(base: string, facts: Product): Document[] {
       id: `resource:${resourceId(resource)}`,
       title: resource.title,
       url: resource.url,
-      text: `# ${resource.title}\n\n${resource.description}\n\n- Kind: ${resource.kind}\n- URL: ${resource.url}\n`,
+      text: `# ${md(resource.title)}\n\n${md(resource.description)}\n\n- Kind: ${resource.kind}\n- URL: ${resource.url}\n`,
       metadata: { source: 'resource', reviewedOn, kind: resource.kind },
     }),
   );
@@ -68,11 +70,11 @@ export function buildDocuments(base: string, facts: Product): Document[] {
       title: option.title,
       url: option.url,
       text:
-        `# ${option.title}\n\n${option.description}\n\n- URL: ${option.url}\n` +
+        `# ${md(option.title)}\n\n${md(option.description)}\n\n- URL: ${option.url}\n` +
         // v1's flag, written only for the facts that give it.
         (option.createsGallery === undefined ? '' : `- Creates a gallery: ${yesNo(option.createsGallery)}\n`) +
         `- Needs a person's approval before an agent takes it: ${yesNo(option.requiresHumanApproval)}\n` +
-        (needs.length > 0 ? `- Why: ${needs.map(needPhrase).join('; ')}\n` : ''),
+        (needs.length > 0 ? `- Why: ${md(needs.map(needPhrase).join('; '))}\n` : ''),
       metadata: {
         source: 'start-option',
         reviewedOn,

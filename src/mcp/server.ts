@@ -21,7 +21,7 @@ import { memorySkillFiles, SkillsExtension, type SkillCatalog } from '@modelcont
 import { toStandardJsonSchema } from '@valibot/to-json-schema';
 import type * as v from 'valibot';
 import { PUBLIC_MAX_AGE_SECONDS } from '../http/headers.ts';
-import { rulesParagraph } from '../facts/product-rules.ts';
+import { needsApproval, rulesParagraph } from '../facts/product-rules.ts';
 import { productMarkdown } from '../discovery/markdown.ts';
 import { iconsMember } from '../discovery/server-card.ts';
 import { SKILL_FACTS_FILE } from '../discovery/skill.ts';
@@ -100,8 +100,9 @@ function identity(facts: Product, { name, version }: ServerInfo) {
 function instructions(facts: Product): string {
   return (
     `Read-only, reviewed public facts about ${facts.product.name}: the product overview, its public resources and the ways ` +
-    'to start, also searchable as documents (search, then fetch). No tool creates or changes anything. A start option says ' +
-    `whether it needs a person's approval in requiresHumanApproval. ${rulesParagraph(facts)}`
+    'to start, also searchable as documents (search, then fetch). No tool creates or changes anything. ' +
+    (needsApproval(facts) ? "A start option says whether it needs a person's approval in requiresHumanApproval. " : '') +
+    rulesParagraph(facts)
   );
 }
 

@@ -6,7 +6,7 @@
  */
 import type * as v from 'valibot';
 import { listed, neverReturnedPhrase } from '../facts/product-rules.ts';
-import { legacyFlagOf, ProductFacts, servedSchemas, type Product } from '../facts/schema.ts';
+import { legacyFlagOf, ProductFacts, servedSchemas, type Product, type ResourceKind } from '../facts/schema.ts';
 import { ListResourcesInput, NoInput, ResourceList } from './schemas.ts';
 import type { Library } from './documents.ts';
 import { fetchOutputSchema, FetchInput, SearchInput, SearchOutput } from './schemas.ts';
@@ -26,6 +26,19 @@ export interface Tool {
   /** The structured result; a thrown Error becomes a result with `isError: true` carrying its message. */
   answer: (context: ToolContext, args: Record<string, unknown>) => Record<string, unknown>;
 }
+
+/** A resource kind as the tool's description names it: only the kinds the facts have are named. */
+const KIND_WORDS: Record<ResourceKind, string> = {
+  website: 'website',
+  docs: 'docs',
+  pricing: 'pricing',
+  status: 'status',
+  support: 'support',
+  terms: 'terms',
+  privacy: 'privacy',
+  openapi: 'the OpenAPI document',
+  mcp: 'the MCP endpoint',
+};
 
 export const TOOLS: Tool[] = [
   {
@@ -47,10 +60,9 @@ export const TOOLS: Tool[] = [
   {
     name: 'list_public_resources',
     title: 'Public resources',
-    description: () =>
-      'Returns the canonical public resources (website, docs, pricing, status, support, terms, privacy, the ' +
-      'OpenAPI document, the MCP endpoint), each with a URL and what it is for; the optional `kind` narrows ' +
-      'the list to one kind. Useful for linking to the right official page.',
+    description: ({ resources }) =>
+      `Returns the canonical public resources (${listed([...new Set(resources.map((resource) => KIND_WORDS[resource.kind]))], 'and')}), ` +
+      'each with a URL and what it is for; the optional `kind` narrows the list to one kind. Useful for linking to the right official page.',
     input: ListResourcesInput,
     output: () => ResourceList,
     answer: ({ facts }, { kind }) => ({ resources: kind ? facts.resources.filter((resource) => resource.kind === kind) : facts.resources }),

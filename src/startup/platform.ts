@@ -7,7 +7,8 @@
 import { readFile } from 'node:fs/promises';
 import { loadConfig } from './config.ts';
 import { createHandler, type Handler } from '../handler.ts';
-import { readFacts } from './start.ts';
+import { readFacts, startLine } from './start.ts';
+import type { Product } from '../facts/schema.ts';
 import { StartupError } from '../util/startup-error.ts';
 
 type Env = Record<string, string | undefined>;
@@ -17,6 +18,8 @@ export interface Platform {
   deploymentUrl(env: Env): string | Promise<string> | undefined;
   /** What follows "PUBLIC_BASE_URL is unset" when neither gives a URL: the variables read, or why none can be. */
   unset: string;
+  /** Called once the handler serves these facts at `{base}` (a platform that announces itself prints its start line). */
+  started?(facts: Product, base: string): void;
 }
 
 /**
@@ -60,6 +63,7 @@ export const LAMBDA: Platform = {
  */
 export const denoDeploy = (listening: Promise<string>): Platform => ({
   deploymentUrl: ({ DENO_DEPLOYMENT_ID }) => (DENO_DEPLOYMENT_ID ? undefined : listening),
+  started: (facts, base) => void listening.then((url) => console.log(startLine(facts, url, base))),
   unset:
     ': on Deno Deploy it is required, as no one variable names the URL clients use; ' +
     "set it to your app's production URL or custom domain, such as https://api.example.com.",
@@ -87,7 +91,9 @@ export async function platformHandler(env: Env, platform: Platform): Promise<Han
     if (!publicBaseUrl) throw baseUrlUnset(platform);
     const options = loadConfig({ ...env, PUBLIC_BASE_URL: typeof publicBaseUrl === 'string' ? publicBaseUrl : undefined });
     const facts = await readFacts(options.factsFile, (path) => readFile(path, 'utf8'));
-    return await createHandler({ ...options, publicBaseUrl: await publicBaseUrl, facts });
+    const handler = await createHandler({ ...options, publicBaseUrl: await publicBaseUrl, facts });
+    platform.started?.(facts, await publicBaseUrl);
+    return handler;
   } catch (error) {
     if (!(error instanceof StartupError)) throw error;
     console.error(error.message);

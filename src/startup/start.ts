@@ -58,9 +58,7 @@ export async function start(runtime: Runtime): Promise<void> {
       telemetry: { ...providers, serverTiming: telemetry.serverTiming },
     });
     ready!(handler);
-    console.log(
-      `Serving ${facts.product.name} public API ${pkg.version} on ${server.url} (public base ${options.publicBaseUrl ?? server.url})`,
-    );
+    console.log(startLine(facts, server.url, options.publicBaseUrl ?? server.url));
 
     let stopping = false;
     const stop = async (signal: 'SIGINT' | 'SIGTERM') => {
@@ -96,6 +94,10 @@ export async function start(runtime: Runtime): Promise<void> {
 export function readFacts(factsFile: string | undefined, readTextFile: Runtime['readTextFile']): Promise<Product> {
   return factsFile ? loadFacts(factsFile, readTextFile) : Promise.resolve(checkFacts('(shipped sample)', sampleFacts));
 }
+
+/** The line every entry prints once it serves: the product its facts name, the version, where it listens and `{base}`. */
+export const startLine = (facts: Pick<Product, 'product'>, url: string, base: string, where = ''): string =>
+  `Serving ${facts.product.name} public API ${pkg.version}${where} on ${url} (public base ${base})`;
 
 /** The URL of a listening address (an IPv6 one in brackets). */
 export const listeningUrl = ({ hostname, port }: { hostname: string; port: number }): string =>

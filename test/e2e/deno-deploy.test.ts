@@ -65,6 +65,10 @@ describe('the Deno Deploy entry under deno serve', () => {
   it('serves with the documented command, {base} the listening address, each client by its connection', async () => {
     const served = await serve({ RATE_LIMIT_QUOTA: '10', RATE_LIMIT_WINDOW_SECONDS: '3600' });
     try {
+      // The start line names the product, as every entry's does.
+      expect(served.output()).toMatch(
+        new RegExp(`^Serving Lumen Galleries public API \\S+ on ${served.url} \\(public base ${served.url}\\)$`, 'm'),
+      );
       const index = await fetch(`${served.url}/api/v1`);
       expect(index.status).toBe(200);
       expect(await index.text()).toContain(`${served.url}/openapi.json`);

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { send } from '../support/e2e.ts';
 import { sleep } from '../support/net.ts';
-import { failedStart, ROOT, RUNTIMES, startEntry } from '../support/entries.ts';
+import { ENTRIES, failedStart, ROOT, RUNTIMES, startEntry } from '../support/entries.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'e2e-facts-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -103,6 +103,16 @@ const REFUSALS: Refusal[] = [
     names: [/resources(\[2\]|\.2|\/2)\.?\/?url/],
     secret: 'f00dfeed',
   },
+  {
+    name: 'facts date that does not exist (month 13)',
+    env: () => ({ FACTS_FILE: factsFile('month-13', (facts) => (facts.product.reviewedOn = '2026-13-01')) }),
+    names: [/product\.reviewedOn: "2026-13-01" is not a date that exists \(there is no month 13\); give a real calendar date/],
+  },
+  {
+    name: 'facts text with an e-mail address',
+    env: () => ({ FACTS_FILE: factsFile('e-mail', (facts) => (facts.product.summary = 'Ask jane.doe@example.com for a demo.')) }),
+    names: [/product\.summary: "jane\.doe@example\.com" is an e-mail address/, /product\.contact\.email/],
+  },
   { name: 'missing FACTS_FILE', env: () => ({ FACTS_FILE: join(dir, 'does-not-exist.json') }), names: [/\bFACTS_FILE\b/] },
   {
     name: 'FACTS_FILE that is not JSON',
@@ -144,6 +154,19 @@ describe.each(RUNTIMES)('%s entry: a public base URL it would publish wrongly', 
     expect(output).not.toMatch(/Serving /);
     expect(output).not.toContain('secret');
     expect(output).not.toMatch(/^\s+at .+[:(]\d+/m);
+  });
+});
+
+describe.each(ENTRIES)('%s entry: the start line', (runtime) => {
+  it('names the product of the facts it serves, with the URL and {base}', async () => {
+    const server = await startEntry(runtime, { FACTS_FILE: factsFile('renamed', (facts) => (facts.product.name = 'Renamed Studio')) });
+    try {
+      expect(server.output()).toMatch(
+        new RegExp(`^Serving Renamed Studio public API \\S+( \\(the Worker in workerd\\))? on ${server.url} \\(public base `, 'm'),
+      );
+    } finally {
+      await server.stop();
+    }
   });
 });
 
