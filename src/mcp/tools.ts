@@ -49,7 +49,8 @@ export const TOOLS: Tool[] = [
       return (
         `Returns the reviewed facts about ${facts.product.name}: what it is, who it is for, what it can do, ` +
         `what the public API does not do${kept ? ` (none of its answers holds ${kept})` : ''}, ` +
-        "which actions need a person's approval and why, and the date the facts were reviewed. Useful for questions about " +
+        (facts.product.actionsNeedingApproval ? "which actions need a person's approval and why, " : '') +
+        'and the date the facts were reviewed. Useful for questions about ' +
         'what the product is and whether it fits a need. Takes no arguments.'
       );
     },

@@ -50,6 +50,11 @@ describe("the approval sentences, for a product whose start options need no pers
     expect(answer.result.instructions).not.toMatch(/requiresHumanApproval|approv/i);
   });
 
+  it("are absent from the tools' descriptions", () => {
+    for (const tool of TOOLS.filter((tool) => tool.name !== 'list_start_options'))
+      expect(tool.description(facts), tool.name).not.toMatch(APPROVAL);
+  });
+
   it('are there, the agent rule included, while a start option needs approval', () => {
     const sample = sampleFacts();
     for (const text of [
