@@ -100,6 +100,20 @@ describe('verify of a deployment it cannot reach: one line on stderr, exit 1', (
 });
 
 describe('check FILE', () => {
+  it('names an impossible date in one line through the installed bin, with no code or stack trace, and exits 1', async () => {
+    const facts = JSON.parse(readFileSync(join(ROOT, 'src/facts/sample-facts.json'), 'utf8'));
+    facts.product.reviewedOn = '2026-13-01';
+    const file = join(dir, 'month-13.json');
+    writeFileSync(file, JSON.stringify(facts));
+    expect(await run(process.execPath, [BIN, 'check', file])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        `Facts file ${file} was refused:\n` +
+        '  product.reviewedOn: "2026-13-01" is not a date that exists (there is no month 13); give a real calendar date (YYYY-MM-DD)\n',
+    });
+  });
+
   it('loads the facts modules and nothing of the service (no configuration, handler, server or verify)', async () => {
     const trace = join(dir, 'imports.txt');
     writeFileSync(trace, '');
@@ -111,7 +125,7 @@ describe('check FILE', () => {
     // The bin runs the start-up bundle: the facts check is a chunk of its own, loaded on `check`.
     expect(ours).toContain('start/cli.js');
     expect(
-      ours.some((path) => /^start\/facts-\w+\.js$/.test(path)),
+      ours.some((path) => /^start\/(facts|check)-\w+\.js$/.test(path)),
       ours.join(', '),
     ).toBe(true);
     expect(ours.filter((path) => /^start\/(start|server|redis|verify|otel|sdk|node|bun|deno)[-.]/.test(path))).toEqual([]);
