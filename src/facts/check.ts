@@ -226,7 +226,7 @@ function personalData(input: unknown, shape: Shape, at: Key[]): string[] {
   const texts = isUrl ? [...new URL(input).searchParams.values()] : [input];
   const where = isUrl ? 'in its query ' : '';
   const email = texts.map(emailIn).find(Boolean);
-  const phone = texts.map(phoneIn).find(Boolean);
+  const phone = texts.map((text) => phoneIn(text, { together: !isUrl })).find(Boolean);
   return [
     ...(email
       ? [

@@ -25,9 +25,10 @@ export const emailIn = (text: string): string | undefined => EMAIL.exec(text)?.[
 /**
  * The first phone number in the text, if any: 7 to 15 digits (E.164 allows 15) written with a leading
  * `+` or with separators between groups (`+44 20 7946 0958`, `(555) 010-9999`, `555.010.9999`), or 10 to
- * 15 digits written together. Dates, year ranges and thousands are not phone numbers.
+ * 15 digits written together (not in a URL's query, where such a run is more often an id or a time:
+ * `together: false`). Dates, year ranges and thousands are not phone numbers.
  */
-export function phoneIn(text: string): string | undefined {
+export function phoneIn(text: string, { together = true }: { together?: boolean } = {}): string | undefined {
   for (const [match] of text.matchAll(DIGIT_RUN)) {
     let written = match.trim();
     // A parenthesis that the run does not close or open belongs to the sentence around it.
@@ -35,7 +36,7 @@ export function phoneIn(text: string): string | undefined {
     if (written.endsWith(')') && !written.includes('(')) written = written.slice(0, -1);
     const digits = written.replace(/\D/g, '').length;
     if (digits < 7 || digits > 15 || NOT_A_PHONE.some((pattern) => pattern.test(written))) continue;
-    if (written.startsWith('+') || /\d[ ().-]+\d/.test(written) || digits >= 10) return written;
+    if (written.startsWith('+') || /\d[ ().-]+\d/.test(written) || (together && digits >= 10)) return written;
   }
   return undefined;
 }

@@ -310,6 +310,12 @@ describe('checkFacts: client data is never served', () => {
     expect(refusal((f) => (f.resources[4].url = url))).toContain(`resources[4].url: in its query ${words}`);
   });
 
+  it('accepts an id or a time written as digits in a URL query', () => {
+    const facts = structuredClone(sample) as any;
+    facts.resources[1].url = 'https://docs.example.com/guide?v=1700000000&page=2';
+    expect(parseFacts('facts.json', JSON.stringify(facts)).resources[1]!.url).toContain('v=1700000000');
+  });
+
   it('refuses a mailto: support link, saying what to do instead', () => {
     expect(refusal((f) => (f.resources[4].url = 'mailto:help@example.com'))).toBe(
       'Facts file facts.json was refused:\n' +

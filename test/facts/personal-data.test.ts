@@ -22,6 +22,11 @@ describe('phoneIn', () => {
     ['+15550109999', '+15550109999'],
   ])('finds the number in %j', (text, number) => expect(phoneIn(text)).toBe(number));
 
+  it('leaves digits written together to free text: in a URL query they are an id or a time', () => {
+    expect(phoneIn('1700000000', { together: false })).toBeUndefined();
+    expect(phoneIn('+15550109999', { together: false })).toBe('+15550109999');
+  });
+
   it.each([
     'A 14-day trial',
     'Reviewed on 2026-11-02',
