@@ -19,12 +19,13 @@ import { checkDeprecation, deprecationNotice, type Deprecation } from './contrac
 import { checkBaseUrl } from './contract/base-url.ts';
 import { CONTENT_SIGNAL_DEFAULT, checkContentSignal } from './discovery/content-signal.ts';
 import { checkSecurityContact } from './discovery/security-txt.ts';
-import type { HeaderRecord } from './http/headers.ts';
+import { mergeHeaders, type HeaderRecord } from './http/headers.ts';
 import { discard, pathOf, respond, unreadBody } from './http/prepared.ts';
 import { InFlight } from './http/in-flight.ts';
 import { errorField, jsonLinesLogger, type Logger } from './util/log.ts';
 import { MCP_DEFAULTS, type McpOptions } from './mcp/endpoint.ts';
 import { originRefusal } from './mcp/gate.ts';
+import { answerOverQuota, checkRateLimitAnswer } from './mcp/over-quota.ts';
 import { prepareProblem, type ProblemMembers } from './contract/problems.ts';
 import { clientTrust } from './ratelimit/client.ts';
 import { createRateLimit, type RateLimitOptions } from './ratelimit/index.ts';
@@ -103,7 +104,11 @@ export async function createHandler(options: HandlerOptions): Promise<Handler> {
   const deprecation = checkDeprecation(options.deprecation);
   const log = options.logger ?? jsonLinesLogger();
   const rateLimit = await createRateLimit(options.rateLimit, clientTrust(options), log, base);
-  const mcp = { ...withDefaults(MCP_DEFAULTS, options.mcp), allowedOrigins: allowedOrigins(options.mcp?.allowedOrigins, base) };
+  const mcp = {
+    ...withDefaults(MCP_DEFAULTS, options.mcp),
+    allowedOrigins: allowedOrigins(options.mcp?.allowedOrigins, base),
+    rateLimitAnswer: checkRateLimitAnswer(options.mcp?.rateLimitAnswer),
+  };
   const settings: Settings = {
     base,
     deprecation: deprecationNotice(base, deprecation),
@@ -143,8 +148,15 @@ export async function createHandler(options: HandlerOptions): Promise<Handler> {
       const verdict = checked instanceof Promise ? await checked : checked;
       limits = verdict.headers;
       if (verdict.refusal) {
-        observed.refused(verdict.refusal.policy, verdict.refusal.code);
-        return problem(request, target, verdict.refusal.code, limits, verdict.refusal.members);
+        const { code, policy, retryAfter, members } = verdict.refusal;
+        observed.refused(policy, code);
+        // MCP_RATE_LIMIT_ANSWER=jsonrpc: an over-quota MCP request is answered the gateways' way, in JSON-RPC (over-quota.ts).
+        if (retryAfter !== undefined && mcp.rateLimitAnswer === 'jsonrpc' && target.route?.answer === 'mcp' && method === 'POST') {
+          const headers = mergeHeaders(target.headers.mcp, limits);
+          const answered = await answerOverQuota(request, mcp, { retryAfter, policy }, headers);
+          if (answered) return answered;
+        }
+        return problem(request, target, code, limits, members);
       }
 
       const { route } = target;

@@ -11,7 +11,8 @@ import { resourceInfos } from '../mcp/resources.ts';
 import { JsonRpcBatch, JsonRpcBatchResponse, JsonRpcMessage, JsonRpcResponse, MAX_BATCH_MESSAGES } from '../mcp/schemas.ts';
 import { TOOLS } from '../mcp/tools.ts';
 import { BATCH_REVISION, MCP_PROTOCOL_VERSIONS } from '../mcp/versions.ts';
-import { problemBody, problemDescription } from './problems.ts';
+import { RATE_LIMITED_CODE } from '../mcp/over-quota.ts';
+import { exceededMembers, problemBody, problemDescription, type ProblemMembers } from './problems.ts';
 import { rulesParagraph } from '../facts/product-rules.ts';
 import { allowOf, isV1Path, MCP_PATH, OPENAPI_PATH, pathsOf, type BuildContext, type Route } from '../route.ts';
 import * as discovery from '../discovery/schemas.ts';
@@ -84,11 +85,11 @@ function exampleOf(route: Route, context: BuildContext): unknown {
 /** Every API path outside /api/v1 carries the same problem headers: the shared responses use one of them. */
 const SHARED_PATH = '/';
 
-function problem(path: string, code: ProblemCode, description: string, base: string) {
+function problem(path: string, code: ProblemCode, description: string, base: string, members?: ProblemMembers) {
   return {
     description,
     headers: headersOf(path, 'problem', code),
-    content: { 'application/problem+json': { schema: ref(answers.Problem), example: problemBody(base, code) } },
+    content: { 'application/problem+json': { schema: ref(answers.Problem), example: problemBody(base, code, members) } },
   };
 }
 
@@ -191,7 +192,9 @@ function mcpOperations(route: Route, context: BuildContext) {
       summary: route.summary,
       description:
         `${route.description} JSON-RPC errors stay inside a JSON-RPC response; the problem responses below are HTTP-level ` +
-        `refusals (Allow: ${allowOf(route)}).\n\n${mcpGuide(context)}`,
+        `refusals (Allow: ${allowOf(route)}). Over quota, a deployment with MCP_RATE_LIMIT_ANSWER=jsonrpc answers 200 instead, ` +
+        `with the same headers: a JSON-RPC error per request (code ${RATE_LIMITED_CODE}, \`data: { retryAfter, policy }\`), ` +
+        `and to \`tools/call\` a result with \`isError: true\` whose text says the wait.\n\n${mcpGuide(context)}`,
       tags: [route.tag],
       requestBody: {
         required: true,
@@ -304,8 +307,10 @@ export function buildOpenApi(context: BuildContext, routes: readonly Route[]): R
         TooManyRequests: problem(
           SHARED_PATH,
           'rate_limited',
-          'The quota is used up (`rate_limited`); `violated-policies` names the policy, as RateLimit-Policy does.',
+          'The quota is used up (`rate_limited`); `violated-policies` names the policy, as RateLimit-Policy does; `retryAfter` ' +
+            'is the Retry-After seconds, which `detail` says in words, for a client that sees only the body.',
           context.base,
+          exceededMembers('default', 42),
         ),
         InternalError: problem(
           SHARED_PATH,

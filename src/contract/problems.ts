@@ -60,7 +60,7 @@ const DEFINITIONS: Record<ProblemCode, ProblemDefinition> = {
     title: 'Too many requests',
     description: 'The client used up its request quota for the current window.',
     detail: 'The request quota for this client is used up for the current window.',
-    resolution: 'Wait the number of seconds in Retry-After, then try again.',
+    resolution: 'Wait the number of seconds in retryAfter (the Retry-After header), then try again.',
   },
   internal_error: {
     status: 500,
@@ -83,7 +83,20 @@ export const problemDescription = (code: ProblemCode): ProblemDefinition => DEFI
 const typeUri = (base: string, code: ProblemCode) => `${base}${problemPath(code)}`;
 
 /** Members a problem may carry besides the fixed ones: they make the answer per request. */
-export type ProblemMembers = Partial<Pick<Problem, 'detail' | 'instance' | 'violated-policies'>>;
+export type ProblemMembers = Partial<Pick<Problem, 'detail' | 'instance' | 'violated-policies' | 'retryAfter'>>;
+
+const seconds = (count: number) => `${count} second${count === 1 ? '' : 's'}`;
+
+/** What an over-quota answer says, the wait in words, for a client (a model behind an MCP host) that sees no header. */
+export const exceededDetail = (retryAfter: number) =>
+  `The request quota for this client is used up for the current window; try again in ${seconds(retryAfter)}.`;
+
+/** The members a 429 adds under `policy`: the policy (the RateLimit draft's member), the wait as a number and in its detail. */
+export const exceededMembers = (policy: string, retryAfter: number): ProblemMembers => ({
+  detail: exceededDetail(retryAfter),
+  'violated-policies': [policy],
+  retryAfter,
+});
 
 export function problemBody(base: string, code: ProblemCode, members: ProblemMembers = {}): Problem {
   const { status, title, detail, resolution } = DEFINITIONS[code];

@@ -86,6 +86,14 @@ export const Problem = v.pipe(
     resolution: text,
     instance: v.optional(v.string()),
     'violated-policies': v.optional(v.array(v.string())),
+    retryAfter: v.optional(
+      v.pipe(
+        v.number(),
+        v.integer(),
+        v.minValue(0),
+        v.description('With a 429: the seconds to wait before trying again, the Retry-After value, for a client that sees only the body.'),
+      ),
+    ),
   }),
   v.title('Problem'),
   v.description('RFC 9457 problem details.'),

@@ -19,6 +19,8 @@ export interface McpOptions {
   allowedOrigins: string[];
   /** The largest request body accepted. */
   maxBodyBytes: number;
+  /** Over quota: the 429 problem (`http`, the default) or HTTP 200 with a JSON-RPC answer per request (`jsonrpc`, see over-quota.ts). */
+  rateLimitAnswer?: 'http' | 'jsonrpc';
 }
 
 export const MCP_DEFAULTS = { maxBodyBytes: 65_536 };

@@ -39,7 +39,10 @@ export interface Vetted {
 }
 
 /** Applies every rule to one POST: the request as the SDK takes it, or the refusal it earns. */
-export async function vet(request: Request, { allowedOrigins, maxBodyBytes }: McpOptions): Promise<Vetted | McpRefusal> {
+export async function vet(
+  request: Request,
+  { allowedOrigins, maxBodyBytes }: Pick<McpOptions, 'allowedOrigins' | 'maxBodyBytes'>,
+): Promise<Vetted | McpRefusal> {
   const refused = refusalOf(request, allowedOrigins);
   if (refused) return refused;
   const text = await readBounded(request, maxBodyBytes);

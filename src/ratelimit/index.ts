@@ -9,7 +9,7 @@ import { withDefaults } from '../util/defaults.ts';
 import type { HeaderRecord } from '../http/headers.ts';
 import type { Logger } from '../util/log.ts';
 import { importOptional } from '../util/optional.ts';
-import type { ProblemMembers } from '../contract/problems.ts';
+import { exceededMembers, type ProblemMembers } from '../contract/problems.ts';
 import { addressKey, clientAddress, type ClientTrust } from './client.ts';
 import { policyFields, stateFields } from './fields.ts';
 import { Limiter, type Quota, type RateLimitState } from './limiter.ts';
@@ -40,8 +40,11 @@ export const RATE_LIMIT_DEFAULTS: RateLimitOptions = { quota: 120, windowSeconds
 
 export type Refusal = {
   code: 'rate_limited' | 'service_unavailable';
-  members?: ProblemMembers /** The policy refused under. */;
+  members?: ProblemMembers;
+  /** The policy refused under. */
   policy: string;
+  /** Over quota: the seconds until the window resets (Retry-After). */
+  retryAfter?: number;
 };
 
 export interface Verdict {
@@ -83,10 +86,9 @@ async function openShared(shared: SharedStore | undefined): Promise<CounterStore
 /** Failing closed, the store may be back at once: a retry in a few seconds, not at the window's end. */
 const FAIL_CLOSED_RETRY_SECONDS = 2;
 
-/** A policy as counted: its quota, its fixed header fields, the member its 429 carries, how its clients are told apart. */
+/** A policy as counted: its quota, its fixed header fields, how its clients are told apart. */
 interface Applied extends Quota {
   fields?: HeaderRecord;
-  violated: ProblemMembers;
   /** The whole policy shares one count (`key: "network"`). */
   shared: boolean;
 }
@@ -109,7 +111,6 @@ export async function createRateLimit(
     name,
     quota,
     windowMs: windowSeconds * 1000,
-    violated: { 'violated-policies': [name] },
     shared,
   });
   const byDefault = applied('default', quota, windowSeconds);
@@ -151,7 +152,11 @@ export async function createRateLimit(
     }
     if (state.exceeded) {
       headers['Retry-After'] = String(state.resetSeconds);
-      return { headers, refusal: { code: 'rate_limited', members: policy.violated, policy: policy.name } };
+      const retryAfter = state.resetSeconds;
+      return {
+        headers,
+        refusal: { code: 'rate_limited', members: exceededMembers(policy.name, retryAfter), policy: policy.name, retryAfter },
+      };
     }
     return { headers };
   }

@@ -11,6 +11,7 @@ import type { HandlerOptions } from '../handler.ts';
 import { securityContactProblem } from '../discovery/security-txt.ts';
 import { MCP_DEFAULTS } from '../mcp/endpoint.ts';
 import { clientIpHeaderProblem, clientTrust, TRUST_PROXY_HOPS_DEFAULT } from '../ratelimit/client.ts';
+import { RATE_LIMIT_ANSWERS } from '../mcp/over-quota.ts';
 import { RATE_LIMIT_DEFAULTS, type RateLimitOptions } from '../ratelimit/index.ts';
 import { PoliciesJson, pathOf } from '../ratelimit/policies.ts';
 import { TABLE_NAME } from '../ratelimit/stores/dynamodb.ts';
@@ -99,6 +100,10 @@ const Environment = v.object({
     ),
   ),
   MCP_MAX_BODY_BYTES: v.optional(wholeNumber(RANGES.maxBodyBytes), String(MCP_DEFAULTS.maxBodyBytes)),
+  MCP_RATE_LIMIT_ANSWER: v.optional(
+    v.picklist(RATE_LIMIT_ANSWERS, 'must be "http" (the 429 problem) or "jsonrpc" (HTTP 200 with a JSON-RPC answer)'),
+    'http',
+  ),
   DEPRECATION_DATE: v.optional(isoDate),
   SUNSET_DATE: v.optional(isoDate),
   SUCCESSOR_PATH: v.optional(
@@ -183,7 +188,7 @@ export function loadConfig(env: Record<string, string | undefined>): Options {
     trustProxyHops: e.TRUST_PROXY_HOPS,
     clientIpHeader: e.CLIENT_IP_HEADER,
     accessLog: e.ACCESS_LOG === 'json',
-    mcp: { allowedOrigins: e.MCP_ALLOWED_ORIGINS, maxBodyBytes: e.MCP_MAX_BODY_BYTES },
+    mcp: { allowedOrigins: e.MCP_ALLOWED_ORIGINS, maxBodyBytes: e.MCP_MAX_BODY_BYTES, rateLimitAnswer: e.MCP_RATE_LIMIT_ANSWER },
     deprecation: checkDeprecation(
       { deprecatedAt: e.DEPRECATION_DATE, sunsetAt: e.SUNSET_DATE, successorPath: e.SUCCESSOR_PATH },
       { deprecatedAt: 'DEPRECATION_DATE', sunsetAt: 'SUNSET_DATE', successorPath: 'SUCCESSOR_PATH' },

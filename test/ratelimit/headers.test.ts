@@ -55,8 +55,9 @@ describe('rate-limit headers on every answer', () => {
       code: 'rate_limited',
       title: 'Too many requests',
       'violated-policies': ['default'],
+      retryAfter: seconds,
     });
-    expect(typeof body.detail).toBe('string');
+    expect(body.detail).toContain(`${seconds} seconds`);
     expect(typeof body.resolution).toBe('string');
 
     // Still over: a seventh is refused too, and the headers still read 0.

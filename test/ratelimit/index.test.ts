@@ -24,8 +24,14 @@ describe('the rate limit entry point', () => {
     for (let i = 0; i < 3; i++) verdicts.push(await limit.check(request(), '192.0.2.1', true));
     expect(verdicts.map((verdict) => verdict.headers['X-RateLimit-Remaining'])).toEqual(['1', '0', '0']);
     expect(verdicts.slice(0, 2).every((verdict) => verdict.refusal === undefined)).toBe(true);
-    expect(verdicts[2]!.refusal).toEqual({ code: 'rate_limited', members: { 'violated-policies': ['default'] }, policy: 'default' });
-    expect(Number(verdicts[2]!.headers['Retry-After'])).toBeGreaterThan(0);
+    const retryAfter = Number(verdicts[2]!.headers['Retry-After']);
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(verdicts[2]!.refusal).toEqual({
+      code: 'rate_limited',
+      members: { 'violated-policies': ['default'], retryAfter, detail: expect.stringContaining(`try again in ${retryAfter} seconds`) },
+      policy: 'default',
+      retryAfter,
+    });
     const uncounted = await limit.check(request(), '192.0.2.1', false);
     expect(uncounted.refusal, 'what is not counted is never refused').toBeUndefined();
     expect(uncounted.headers['X-RateLimit-Remaining']).toBe('0');
