@@ -31,6 +31,8 @@ export const AGENT_SKILLS_PATH = '/.well-known/agent-skills';
 export const SKILL_INDEX_PATH = `${AGENT_SKILLS_PATH}/index.json`;
 export const wellKnownSkillPath = (name: string) => `${AGENT_SKILLS_PATH}/${name}/SKILL.md`;
 export const SECURITY_TXT_PATH = '/.well-known/security.txt';
+/** The AI Catalog the MCP server-card draft names: the server card, the OpenAPI document, the skill and llms.txt. */
+export const AI_CATALOG_PATH = '/.well-known/ai-catalog.json';
 
 /** Whether a path is under the versioned API (and so carries its deprecation notice). */
 export const isV1Path = (path: string) => path === API_PATH || path.startsWith(`${API_PATH}/`);

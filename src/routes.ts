@@ -5,6 +5,7 @@
  * Dispatch, `Allow`, the response headers, the OpenAPI document and `isServedPath` all read it.
  */
 import { buildApiIndex } from './contract/api-index.ts';
+import { buildAiCatalog } from './discovery/ai-catalog.ts';
 import { buildApiCatalog } from './discovery/catalog.ts';
 import { buildJsonLd } from './discovery/jsonld.ts';
 import { buildLlmsFullText } from './discovery/llms-full.ts';
@@ -27,6 +28,7 @@ import { MCP_PROTOCOL_VERSIONS } from './mcp/versions.ts';
 import { buildOpenApi } from './contract/openapi.ts';
 import { problemType } from './contract/problems.ts';
 import {
+  AI_CATALOG_PATH,
   API_CATALOG_PATH,
   API_PATH,
   DOCS_PATH,
@@ -347,6 +349,22 @@ export const ROUTES: Route[] = [
     contentType: MARKDOWN_TYPE,
     cacheControl: PUBLIC_CACHE,
     params: { name: [SKILL_NAME] },
+  },
+  {
+    path: AI_CATALOG_PATH,
+    methods: GET,
+    answer: ({ base, facts, docsPage, skill }) => buildAiCatalog(base, facts, { docsPage, skill }),
+    operationId: 'getAiCatalog',
+    summary: 'AI catalog',
+    description:
+      'The AI Catalog the MCP server-card draft names as its discovery path: the host, and one entry per artifact for agents, ' +
+      'each with a `urn:air` identifier, its media type and its URL here: the MCP server card, the OpenAPI document, ' +
+      'the Agent Skill and llms.txt.',
+    tag: 'discovery',
+    body: discovery.AiCatalog,
+    mediaType: discovery.AI_CATALOG_TYPE,
+    contentType: discovery.AI_CATALOG_TYPE,
+    cacheControl: PUBLIC_CACHE,
   },
   {
     path: SECURITY_TXT_PATH,

@@ -52,6 +52,7 @@ const COMPONENTS = [
   discovery.SitemapXml,
   discovery.SkillMarkdown,
   discovery.SkillIndex,
+  discovery.AiCatalog,
   discovery.SecurityText,
 ];
 
@@ -290,7 +291,7 @@ export function buildOpenApi(context: BuildContext, routes: readonly Route[]): R
         name: 'discovery',
         description:
           "Where agents and crawlers find the API: the host's root, robots.txt, the sitemap, the RFC 9727 API catalog, llms.txt and " +
-          'llms-full.txt, the MCP server card, the Agent Skill and its index, security.txt.',
+          'llms-full.txt, the MCP server card, the Agent Skill and its index, the AI catalog, security.txt.',
       },
     ],
     paths,

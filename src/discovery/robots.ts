@@ -7,6 +7,7 @@
  */
 import { AI_AGENTS } from '../agents/table.ts';
 import {
+  AI_CATALOG_PATH,
   API_CATALOG_PATH,
   API_PATH,
   DOCS_PATH,
@@ -47,6 +48,7 @@ export function buildRobotsTxt(base: string, { contentSignal, docsPage }: { cont
     ['MCP endpoint (Streamable HTTP)', MCP_PATH],
     ['MCP server card', SERVER_CARD_WELL_KNOWN_PATH],
     ['Agent Skills index', SKILL_INDEX_PATH],
+    ['AI catalog', AI_CATALOG_PATH],
   ];
   const usage = contentUsage(contentSignal);
   // RFC 9309 section 2.2.1: a crawler obeys the group naming it, else the `*` group; each says the same here.

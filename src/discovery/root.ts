@@ -5,6 +5,7 @@
  * `links` (see headers.ts).
  */
 import {
+  AI_CATALOG_PATH,
   API_CATALOG_PATH,
   API_PATH,
   DOCS_PATH,
@@ -40,6 +41,7 @@ export function buildRoot(base: string, facts: Product, { docsPage }: { docsPage
       mcpServerCard: `${base}${SERVER_CARD_PATH}`,
       sitemap: `${base}${SITEMAP_PATH}`,
       skill: `${base}${SKILL_PATH}`,
+      aiCatalog: `${base}${AI_CATALOG_PATH}`,
     },
   };
 }
@@ -57,6 +59,7 @@ export function rootMarkdown(base: string, facts: Product, { docsPage }: { docsP
     linkItem('llms.txt', `${base}${LLMS_PATH}`, 'the facts as a short page for language models.'),
     linkItem('llms-full.txt', `${base}${LLMS_FULL_PATH}`, 'every fact written out.'),
     linkItem('Agent Skill', `${base}${SKILL_PATH}`, 'how an agent uses this service, as a SKILL.md.'),
+    linkItem('AI catalog', `${base}${AI_CATALOG_PATH}`, 'the server card, the OpenAPI document, the skill and llms.txt, for agents.'),
     linkItem('Sitemap', `${base}${SITEMAP_PATH}`, 'every document for crawlers.'),
   ];
   return [

@@ -58,6 +58,7 @@ export const RootDocument = v.pipe(
       mcpServerCard: url,
       sitemap: v.optional(url),
       skill: v.optional(url),
+      aiCatalog: v.optional(url),
     }),
   }),
   v.title('RootDocument'),
@@ -161,6 +162,31 @@ export const SkillIndex = v.pipe(
   ),
 );
 
+/** The AI Catalog's media type (Agent-Card/ai-catalog, "Media Type"). */
+export const AI_CATALOG_TYPE = 'application/ai-catalog+json';
+
+export const AiCatalog = v.pipe(
+  v.object({
+    specVersion: v.literal('1.0'),
+    host: v.object({ displayName: v.pipe(v.string(), v.minLength(1)), documentationUrl: v.optional(url) }),
+    entries: v.array(
+      v.object({
+        identifier: v.pipe(v.string(), v.regex(/^urn:air:[^:\s]+:[^\s]+:[^:\s]+$/)),
+        type: v.string(),
+        url,
+        displayName: v.optional(v.string()),
+        description: v.optional(v.string()),
+        updatedAt: v.pipe(v.string(), v.isoTimestamp()),
+      }),
+    ),
+  }),
+  v.title('AiCatalog'),
+  v.description(
+    'An AI Catalog (the discovery document the MCP server-card draft names): the host, and one entry per artifact, each with its ' +
+      'urn:air identifier, media type and URL: the MCP server card, the OpenAPI document, the Agent Skill and llms.txt.',
+  ),
+);
+
 export const SecurityText = v.pipe(
   v.string(),
   v.title('SecurityText'),
@@ -203,3 +229,4 @@ export type ServerCard = v.InferOutput<typeof ServerCard>;
 export type RootDocument = v.InferOutput<typeof RootDocument>;
 export type SoftwareApplicationLd = v.InferOutput<typeof SoftwareApplicationLd>;
 export type SkillIndex = v.InferOutput<typeof SkillIndex>;
+export type AiCatalog = v.InferOutput<typeof AiCatalog>;

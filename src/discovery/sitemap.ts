@@ -3,6 +3,7 @@
  * and crawlers, each with `<lastmod>` the facts' review date, the day its content last changed.
  */
 import {
+  AI_CATALOG_PATH,
   API_PATH,
   DOCS_PATH,
   LLMS_FULL_PATH,
@@ -33,6 +34,7 @@ export function sitemapPaths({ docsPage }: { docsPage: boolean }): string[] {
     LLMS_FULL_PATH,
     SERVER_CARD_PATH,
     SKILL_PATH,
+    AI_CATALOG_PATH,
   ];
 }
 

@@ -1,12 +1,13 @@
 /**
  * @module The discovery documents, each checked when the deployment documents it and its GET
  * answered: the API catalog (RFC 9727), llms.txt, the MCP server card and its well-known alias, the
- * root, robots.txt, llms-full.txt, the docs page, the sitemap, the Agent Skill with its index, and
- * security.txt. Their bodies were validated by the GET checks; these check what the contract says
+ * root, robots.txt, llms-full.txt, the docs page, the sitemap, the Agent Skill with its index,
+ * security.txt and the AI catalog. Their bodies were validated by the GET checks; these check what the contract says
  * they point at.
  */
 import { REQUIRED_AI_AGENTS } from '../agents/table.ts';
 import {
+  AI_CATALOG_PATH,
   API_CATALOG_PATH,
   API_PATH,
   DOCS_PATH,
@@ -49,6 +50,14 @@ type Builder = (answer: Answer, base: string, gets: Map<string, Answer>) => Chec
 
 const sha256 = async (text: string) =>
   `sha256:${[...new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)))].map((byte) => byte.toString(16).padStart(2, '0')).join('')}`;
+
+/** What the AI catalog lists: each entry's type and the path it points at. */
+const AI_CATALOG_ENTRIES: [string, string][] = [
+  ['application/mcp-server-card+json', SERVER_CARD_PATH],
+  ['application/openapi+json', '/openapi.json'],
+  ['application/agent-skills+md', SKILL_PATH],
+  ['text/markdown', LLMS_PATH],
+];
 
 const pathOfUrl = (url: string, base: string) => (url.startsWith(`${base}/`) ? url.slice(base.length) : undefined);
 
@@ -212,6 +221,26 @@ const DOCUMENTS: Record<string, Builder> = {
     return checkAll(
       'discovery.skill',
       'a SKILL.md with name and description, the same bytes where the index lists it, with their digest',
+      problems,
+      'complete',
+      HINT,
+    );
+  },
+  [AI_CATALOG_PATH]: (answer, base, gets) => {
+    const entries: { type?: unknown; url?: unknown }[] = Array.isArray(json(answer)?.entries) ? json(answer).entries : [];
+    const listed = new Map(entries.map((entry) => [entry.type, entry.url]));
+    const problems = [
+      ...AI_CATALOG_ENTRIES.flatMap(([type, path]) => {
+        const url = listed.get(type);
+        if (url === undefined) return [`no ${type} entry`];
+        if (url !== `${base}${path}`) return [`${type} at ${String(url)}, not ${base}${path}`];
+        const target = gets.get(path);
+        return target && target.status !== 200 ? [`${url} answered ${target.status}`] : [];
+      }),
+    ];
+    return checkAll(
+      'discovery.ai-catalog',
+      'an AI catalog listing the server card, the OpenAPI document, the skill and llms.txt, each answering 200 here',
       problems,
       'complete',
       HINT,

@@ -71,6 +71,7 @@ describe('the served OpenAPI document', () => {
       '/skill.md',
       '/.well-known/agent-skills/index.json',
       '/.well-known/agent-skills/{name}/SKILL.md',
+      '/.well-known/ai-catalog.json',
     ];
     expect(Object.keys(doc.paths).sort()).toEqual([...documents, '/mcp'].sort());
     expect(Object.keys(doc.paths['/mcp']!)).toEqual(['post']);

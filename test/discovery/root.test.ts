@@ -30,6 +30,7 @@ describe('buildRoot', () => {
       mcpServerCard: `${BASE}/mcp/server-card`,
       sitemap: `${BASE}/sitemap.xml`,
       skill: `${BASE}/skill.md`,
+      aiCatalog: `${BASE}/.well-known/ai-catalog.json`,
     });
   });
 

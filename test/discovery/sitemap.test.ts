@@ -30,9 +30,18 @@ describe('GET /sitemap.xml', () => {
     const { urls, rest } = urlsOf(await answer.text());
     expect(rest).toBe(`<?xmlversion="1.0"encoding="UTF-8"?><urlsetxmlns="${SITEMAP_NAMESPACE}"></urlset>`);
     expect(urls.map((url) => url.loc)).toEqual(
-      ['/', '/api/v1', '/api/v1/product', '/openapi.json', '/docs', '/llms.txt', '/llms-full.txt', '/mcp/server-card', '/skill.md'].map(
-        (path) => `${BASE}${path}`,
-      ),
+      [
+        '/',
+        '/api/v1',
+        '/api/v1/product',
+        '/openapi.json',
+        '/docs',
+        '/llms.txt',
+        '/llms-full.txt',
+        '/mcp/server-card',
+        '/skill.md',
+        '/.well-known/ai-catalog.json',
+      ].map((path) => `${BASE}${path}`),
     );
     for (const url of urls) expect(url.lastmod, url.loc).toBe(sampleFacts().product.reviewedOn);
     for (const url of urls) expect((await handler(new Request(url.loc))).status, url.loc).toBe(200);

@@ -23,6 +23,7 @@ const IDS = [
   'discovery.docs',
   'discovery.sitemap',
   'discovery.skill',
+  'discovery.ai-catalog',
 ];
 
 /** The GET answer of every path the served document lists, by path. */
@@ -92,10 +93,14 @@ describe('discoveryChecks', () => {
       ['discovery.server-card', `remote streamable-http ${BASE}/mcp`],
       ['discovery.root', `body: no ${other}/api/v1; body: no ${other}/openapi.json; and 2 more`],
       ['discovery.robots', `no line Sitemap: ${other}/sitemap.xml`],
-      ['discovery.sitemap', `no ${other}/; no ${other}/api/v1/product; and 9 more`],
+      ['discovery.sitemap', `no ${other}/; no ${other}/api/v1/product; and 10 more`],
       [
         'discovery.skill',
         `the index lists ${BASE}/.well-known/agent-skills/product-discovery/SKILL.md, not a path of ${other} answered here`,
+      ],
+      [
+        'discovery.ai-catalog',
+        `application/mcp-server-card+json at ${BASE}/mcp/server-card, not ${other}/mcp/server-card; application/openapi+json at ${BASE}/openapi.json, not ${other}/openapi.json; and 2 more`,
       ],
     ]);
   });
@@ -160,6 +165,7 @@ describe('discoveryChecks', () => {
       (body) => body.replace(/^User-agent: ClaudeBot$/im, 'User-agent: SomeBot'),
       'no group for ClaudeBot',
     ],
+    ['/.well-known/ai-catalog.json', 'discovery.ai-catalog', {}, json((catalog) => catalog.entries.pop()), 'no text/markdown entry'],
     [
       '/sitemap.xml',
       'discovery.sitemap',

@@ -34,6 +34,7 @@ export const config = {
     '/skill.md',
     '/.well-known/agent-skills/index.json',
     '/.well-known/agent-skills/product-discovery/SKILL.md',
+    '/.well-known/ai-catalog.json',
     '/.well-known/security.txt',
     '/mcp',
   ],
