@@ -18,33 +18,67 @@ export const AGENT_CLASSES: readonly AgentClass[] = [
 ];
 
 /**
+ * How a known agent can be told apart: its `User-Agent` names it (`user-agent`), or only a Web Bot
+ * Auth signature can (`signature`: it sends an ordinary browser's User-Agent, so no class here sees it).
+ */
+export type Identification = 'user-agent' | 'signature';
+
+export interface KnownAgentEntry {
+  /** What it is for, as its operator describes it. */
+  agentClass: AgentClass;
+  identifiedBy: Identification;
+  /** The origin its Web Bot Auth signatures name in `Signature-Agent`, where its operator publishes one. */
+  signatureAgent?: string;
+}
+
+const byUserAgent = (agentClass: AgentClass, signatureAgent?: string): KnownAgentEntry =>
+  signatureAgent ? { agentClass, identifiedBy: 'user-agent', signatureAgent } : { agentClass, identifiedBy: 'user-agent' };
+
+/**
  * What each known agent is for, as its operator describes it: fetching for a person now
  * (`ai-assistant`), indexing for an AI search (`ai-search`), collecting training data (`ai-training`),
- * or a web search engine. Google-Extended and Applebot-Extended are robots.txt tokens only (their
- * crawlers send Googlebot's and Applebot's user agents).
+ * or a web search engine; and whether its User-Agent names it. The names are those of the maintained
+ * lists (crawler-user-agents, isbot), which recognise them; Google-Extended and Applebot-Extended are
+ * robots.txt tokens only (their crawlers send Googlebot's and Applebot's user agents). Added in 2026
+ * from those lists: Google-Agent, Claude-Code, Gemini-Deep-Research, Google-NotebookLM, Amzn-User,
+ * Bravebot, Manus-User, Devin, Google-Gemini-CLI, kagi-fetcher, Google-CloudVertexBot, and ChatGPT's
+ * agent, which only its signature names.
  */
 export const KNOWN_AGENTS = {
-  'ChatGPT-User': 'ai-assistant',
-  'Claude-User': 'ai-assistant',
-  'Perplexity-User': 'ai-assistant',
-  'MistralAI-User': 'ai-assistant',
-  'OAI-SearchBot': 'ai-search',
-  'Claude-SearchBot': 'ai-search',
-  PerplexityBot: 'ai-search',
-  DuckAssistBot: 'ai-search',
-  GPTBot: 'ai-training',
-  ClaudeBot: 'ai-training',
-  CCBot: 'ai-training',
-  'Google-Extended': 'ai-training',
-  'Applebot-Extended': 'ai-training',
-  'meta-externalagent': 'ai-training',
-  Bytespider: 'ai-training',
-  Googlebot: 'search-engine',
-  bingbot: 'search-engine',
-  Applebot: 'search-engine',
-  DuckDuckBot: 'search-engine',
-  YandexBot: 'search-engine',
-} as const satisfies Record<string, AgentClass>;
+  'ChatGPT-User': byUserAgent('ai-assistant'),
+  'Claude-User': byUserAgent('ai-assistant'),
+  'Perplexity-User': byUserAgent('ai-assistant'),
+  'MistralAI-User': byUserAgent('ai-assistant'),
+  'Google-Agent': byUserAgent('ai-assistant', 'https://agent.bot.goog'),
+  'Claude-Code': byUserAgent('ai-assistant'),
+  'Gemini-Deep-Research': byUserAgent('ai-assistant'),
+  'Google-NotebookLM': byUserAgent('ai-assistant'),
+  'Google-Gemini-CLI': byUserAgent('ai-assistant'),
+  'Amzn-User': byUserAgent('ai-assistant'),
+  'Manus-User': byUserAgent('ai-assistant'),
+  Devin: byUserAgent('ai-assistant'),
+  'kagi-fetcher': byUserAgent('ai-assistant'),
+  // ChatGPT's agent browses with Chrome's User-Agent and signs its requests (Signature-Agent: "https://chatgpt.com").
+  'ChatGPT-Agent': { agentClass: 'ai-assistant', identifiedBy: 'signature', signatureAgent: 'https://chatgpt.com' },
+  'OAI-SearchBot': byUserAgent('ai-search'),
+  'Claude-SearchBot': byUserAgent('ai-search'),
+  PerplexityBot: byUserAgent('ai-search'),
+  DuckAssistBot: byUserAgent('ai-search'),
+  'Google-CloudVertexBot': byUserAgent('ai-search'),
+  GPTBot: byUserAgent('ai-training'),
+  ClaudeBot: byUserAgent('ai-training'),
+  CCBot: byUserAgent('ai-training'),
+  'Google-Extended': byUserAgent('ai-training'),
+  'Applebot-Extended': byUserAgent('ai-training'),
+  'meta-externalagent': byUserAgent('ai-training'),
+  Bytespider: byUserAgent('ai-training'),
+  Googlebot: byUserAgent('search-engine'),
+  bingbot: byUserAgent('search-engine'),
+  Applebot: byUserAgent('search-engine'),
+  DuckDuckBot: byUserAgent('search-engine'),
+  YandexBot: byUserAgent('search-engine'),
+  Bravebot: byUserAgent('search-engine'),
+} as const satisfies Record<string, KnownAgentEntry>;
 
 export type KnownAgent = keyof typeof KNOWN_AGENTS;
 
@@ -64,8 +98,15 @@ export const REQUIRED_AI_AGENTS: readonly KnownAgent[] = [
   'meta-externalagent',
 ];
 
-/** The AI agents robots.txt names one by one (every class but web search). */
-export const AI_AGENTS = (Object.keys(KNOWN_AGENTS) as KnownAgent[]).filter((name) => KNOWN_AGENTS[name].startsWith('ai-'));
+/** The AI agents robots.txt names one by one: every class but web search, of those a User-Agent names (robots.txt matches on it). */
+export const AI_AGENTS = (Object.keys(KNOWN_AGENTS) as KnownAgent[]).filter(
+  (name) => KNOWN_AGENTS[name].agentClass.startsWith('ai-') && KNOWN_AGENTS[name].identifiedBy === 'user-agent',
+);
+
+/** The agents a User-Agent names: the ones `agentOf` can recognise. */
+export const USER_AGENT_NAMES = (Object.keys(KNOWN_AGENTS) as KnownAgent[]).filter(
+  (name) => KNOWN_AGENTS[name].identifiedBy === 'user-agent',
+);
 
 export interface Agent {
   agentClass: AgentClass;

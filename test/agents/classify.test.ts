@@ -1,5 +1,7 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { agentOf } from '../../src/agents/classify.ts';
+import { KNOWN_AGENTS, USER_AGENT_NAMES } from '../../src/agents/table.ts';
 
 // Real user agents, as their operators publish them.
 const cases = [
@@ -39,6 +41,19 @@ const cases = [
     'browser',
     undefined,
   ],
+  // Names that appeared in 2026, in the user agents the maintained list records for them.
+  ['Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko; compatible; Google-Agent)', 'ai-assistant', 'Google-Agent'],
+  ['claude-code/2.1.86 (external, cli)', 'ai-assistant', 'Claude-Code'],
+  [
+    'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; Gemini-Deep-Research; +https://gemini.google/overview/deep-research/) Chrome/135.0.0.0 Safari/537.36',
+    'ai-assistant',
+    'Gemini-Deep-Research',
+  ],
+  ['Mozilla/5.0 (compatible; Google-NotebookLM; +https://notebooklm.google.com/)', 'ai-assistant', 'Google-NotebookLM'],
+  ['Mozilla/5.0 (compatible; Amzn-User; +https://developer.amazon.com/)', 'ai-assistant', 'Amzn-User'],
+  ['BraveBot / Mozilla/5.0 (compatible; BraveBot/1.0)', 'search-engine', 'Bravebot'],
+  // Claude Code fetching a page on a person's behalf says Claude-User, the token Anthropic documents for it.
+  ['Claude-User (claude-code/2.1.86; +https://support.anthropic.com/)', 'ai-assistant', 'Claude-User'],
   ['curl/8.5.0', 'other', undefined],
   ['python-requests/2.32.3', 'other', undefined],
 ] as const;
@@ -56,5 +71,45 @@ describe('agentOf', () => {
   it('answers the same for a user agent seen again, past the bound of those remembered', () => {
     for (let i = 0; i < 1500; i++) agentOf(`random-agent/${i}`);
     expect(agentOf(cases[0][0])).toEqual({ agentClass: 'ai-assistant', agentName: 'ChatGPT-User' });
+  });
+});
+
+/** crawler-user-agents' own list: each pattern with the user agents it records. */
+const maintained = JSON.parse(
+  readFileSync(new URL('../../node_modules/crawler-user-agents/crawler-user-agents.json', import.meta.url), 'utf8'),
+) as {
+  pattern: string;
+  instances?: string[];
+}[];
+
+describe('the known agents a User-Agent names', () => {
+  // The names added from the maintained lists in 2026 (Claude-Code is recorded inside Claude-User's entry: the cases above hold it).
+  const added = [
+    'Google-Agent',
+    'Gemini-Deep-Research',
+    'Google-NotebookLM',
+    'Google-Gemini-CLI',
+    'Amzn-User',
+    'Manus-User',
+    'Devin',
+    'kagi-fetcher',
+    'Google-CloudVertexBot',
+    'Bravebot',
+  ] as const;
+
+  it.each(added)('recognises %s in every user agent the maintained list records for it', (name) => {
+    // Every user agent of the list that carries the name as a token of its own (not inside a longer one).
+    const token = new RegExp(`(?:^|[^\\w-])${name}(?:[^\\w-]|$)`, 'i');
+    const instances = maintained.flatMap((entry) => entry.instances ?? []).filter((instance) => token.test(instance));
+    expect(instances.length, `the list records ${name}`).toBeGreaterThan(0);
+    for (const instance of instances)
+      expect(agentOf(instance), instance).toEqual({ agentClass: KNOWN_AGENTS[name].agentClass, agentName: name });
+  });
+
+  it('never names an agent only a signature identifies from a User-Agent', () => {
+    expect(KNOWN_AGENTS['ChatGPT-Agent'].identifiedBy).toBe('signature');
+    expect(USER_AGENT_NAMES).not.toContain('ChatGPT-Agent');
+    const chrome = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/139.0.0.0 Safari/537.36';
+    expect(agentOf(chrome)).toEqual({ agentClass: 'browser' });
   });
 });
