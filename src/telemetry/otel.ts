@@ -1,7 +1,8 @@
 /**
  * @module OpenTelemetry's side of an observation, through `@opentelemetry/api` alone (loaded only
  * while a provider is given): the spans and metrics of the HTTP semantic conventions, the MCP ones
- * (`mcp.method.name`, `gen_ai.tool.name`, `mcp.protocol.version`) and the service's own. No client
+ * (`mcp.method.name`, `gen_ai.tool.name`, `mcp.protocol.version`, `rpc.response.status_code`,
+ * `error.type`; a message's span parented by the trace context in its `params._meta`) and the service's own. No client
  * address, query string or body goes into a span; every metric attribute comes from a closed list
  * (methods, routes, statuses, agent classes and names, policies, tools, revisions), so nothing a
  * caller sends creates a series.
@@ -9,6 +10,8 @@
 import {
   context,
   type Context,
+  isSpanContextValid,
+  type Link,
   type Meter,
   type MeterProvider,
   propagation,
@@ -23,6 +26,7 @@ import {
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import type { Agent } from '../agents/table.ts';
 import { pathOf } from '../http/prepared.ts';
+import { metaCarrier, outcomeOf } from './mcp-outcome.ts';
 import { TOOL_NAMES } from '../mcp/tools.ts';
 import { MCP_METHODS, MCP_PROTOCOL_VERSIONS } from '../mcp/versions.ts';
 import pkg from '../../package.json' with { type: 'json' };
@@ -39,6 +43,10 @@ const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75,
 const headerGetter = {
   keys: (headers: Headers) => [...headers.keys()],
   get: (headers: Headers, key: string) => headers.get(key) ?? undefined,
+};
+const recordGetter = {
+  keys: (carrier: Record<string, string>) => Object.keys(carrier),
+  get: (carrier: Record<string, string>, key: string) => carrier[key],
 };
 
 export interface InstrumentsOptions {
@@ -61,12 +69,24 @@ export function createInstruments({ tracerProvider, meterProvider, storeKind, re
   // HTTP instrumentation) is the parent; else the caller's traceparent, read with the W3C propagator
   // even when the provider was set up without one (propagation.fields() is empty).
   const w3c = new W3CTraceContextPropagator();
+  const extract = <C>(carrier: C, getter: { keys(carrier: C): string[]; get(carrier: C, key: string): string | undefined }) =>
+    propagation.fields().length > 0 ? propagation.extract(ROOT_CONTEXT, carrier, getter) : w3c.extract(ROOT_CONTEXT, carrier, getter);
   const parentOf = (headers: Headers): Context => {
     const active = context.active();
     if (trace.getSpan(active)) return active;
-    return propagation.fields().length > 0
-      ? propagation.extract(ROOT_CONTEXT, headers, headerGetter)
-      : w3c.extract(ROOT_CONTEXT, headers, headerGetter);
+    return extract(headers, headerGetter);
+  };
+  /**
+   * An MCP message's parent: the trace context its host sent in `params._meta` (MCP semantic
+   * conventions), linked to the HTTP request's span; else the HTTP request's span.
+   */
+  const messageParentOf = (message: unknown, inside: Context): { parent: Context; links: Link[] } => {
+    const carrier = metaCarrier(message);
+    const carried = carrier && extract(carrier, recordGetter);
+    const spanContext = carried && trace.getSpanContext(carried);
+    if (!spanContext || !isSpanContextValid(spanContext)) return { parent: inside, links: [] };
+    const http = trace.getSpanContext(inside);
+    return { parent: carried, links: http ? [{ context: http }] : [] };
   };
 
   const requestDuration = meter?.createHistogram('http.server.request.duration', {
@@ -161,6 +181,7 @@ export function createInstruments({ tracerProvider, meterProvider, storeKind, re
             ...(version && { 'mcp.protocol.version': version }),
           };
           const started = performance.now();
+          const { parent, links } = messageParentOf(message, inside);
           const child = tracer?.startSpan(
             tool ? `${methodName} ${tool}` : methodName,
             {
@@ -169,21 +190,34 @@ export function createInstruments({ tracerProvider, meterProvider, storeKind, re
                 ...attributes,
                 ...((typeof id === 'string' || typeof id === 'number') && { 'jsonrpc.request.id': String(id) }),
               },
+              links,
             },
-            inside,
+            parent,
           );
           let errorType: string | undefined;
+          // The JSON-RPC error code, as the conventions write it (a string).
+          let statusCode: string | undefined;
           try {
             const response = await answer();
-            if (response.status >= 400) errorType = String(response.status);
+            const { errorCode, toolError } = await outcomeOf(response);
+            if (errorCode !== undefined) statusCode = errorType = String(errorCode);
+            else if (toolError) errorType = 'tool_error';
+            else if (response.status >= 400) errorType = String(response.status);
             return response;
           } catch (error) {
             errorType = (error as Error).name ?? 'Error';
             throw error;
           } finally {
+            if (statusCode) child?.setAttribute('rpc.response.status_code', statusCode);
+            if (errorType) child?.setAttribute('error.type', errorType);
             if (errorType) child?.setStatus({ code: SpanStatusCode.ERROR });
             child?.end();
-            mcpDuration?.record((performance.now() - started) / 1000, errorType ? { ...attributes, 'error.type': errorType } : attributes);
+            const outcome = {
+              ...attributes,
+              ...(statusCode && { 'rpc.response.status_code': statusCode }),
+              ...(errorType && { 'error.type': errorType }),
+            };
+            mcpDuration?.record((performance.now() - started) / 1000, outcome);
           }
         },
         end(status: number, seconds: number) {

@@ -4,10 +4,11 @@
  */
 import { MeterProvider, MetricReader, type DataPoint, type Histogram } from '@opentelemetry/sdk-metrics';
 import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
+import { SpanStatusCode } from '@opentelemetry/api';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { BASE, closeHandlers, makeHandler, send } from '../support/handler.ts';
 import { serveDirectory, signedHeaders } from '../support/web-bot-auth.ts';
-import { frame } from '../support/mcp.ts';
+import { ERAS, frame } from '../support/mcp.ts';
 
 class CollectingReader extends MetricReader {
   protected override onForceFlush = async () => {};
@@ -144,6 +145,63 @@ describe('OpenTelemetry through the handler', () => {
       { 'http.request.method': '_OTHER', 'http.response.status_code': 404, 'agent.class': 'other' },
       { 'http.request.method': 'GET', 'http.response.status_code': 404, 'agent.class': 'other' },
     ]);
+  });
+
+  it.each(ERAS)("parents a %s message's span by the trace context in params._meta, linked to the request's span", async (era) => {
+    const handler = await makeHandler({ telemetry: { tracerProvider, meterProvider } });
+    const host = { traceId: '0af7651916cd43dd8448eb211c80319c', spanId: 'b7ad6b7169203331' };
+    const { headers, body } = frame(era, 'tools/call', { name: 'list_start_options', arguments: {} });
+    const framed = JSON.parse(body);
+    framed.params._meta = { ...framed.params._meta, traceparent: `00-${host.traceId}-${host.spanId}-01`, tracestate: 'vendor=1' };
+    // The HTTP request carries another trace (a proxy's, say): the message joins the host's and links the request's.
+    headers.traceparent = `00-${TRACE_ID}-00f067aa0ba902b7-01`;
+    expect((await send(handler, '/mcp', { method: 'POST', headers, body: JSON.stringify(framed) })).status).toBe(200);
+    const server = spans.getFinishedSpans().find((span) => span.name === 'POST /mcp')!;
+    const message = spans.getFinishedSpans().find((span) => span.name === 'tools/call list_start_options')!;
+    expect(server.spanContext().traceId).toBe(TRACE_ID);
+    expect(message.spanContext().traceId).toBe(host.traceId);
+    expect(message.parentSpanContext?.spanId).toBe(host.spanId);
+    expect(message.links.map((link) => link.context.spanId)).toEqual([server.spanContext().spanId]);
+  });
+
+  it('keeps the request as the parent when params._meta carries no valid trace context', async () => {
+    const handler = await makeHandler({ telemetry: { tracerProvider } });
+    const { headers, body } = frame('modern', 'tools/list');
+    const framed = JSON.parse(body);
+    framed.params._meta.traceparent = 'not-a-traceparent';
+    await send(handler, '/mcp', { method: 'POST', headers, body: JSON.stringify(framed) });
+    const server = spans.getFinishedSpans().find((span) => span.name === 'POST /mcp')!;
+    const message = spans.getFinishedSpans().find((span) => span.name === 'tools/list')!;
+    expect(message.parentSpanContext?.spanId).toBe(server.spanContext().spanId);
+    expect(message.links).toEqual([]);
+  });
+
+  it('marks a tool result with isError as tool_error, and a JSON-RPC error with its code', async () => {
+    const handler = await makeHandler({ telemetry: { tracerProvider, meterProvider } });
+    const unknownId = frame('modern', 'tools/call', { name: 'fetch', arguments: { id: 'no-such-document' } });
+    const toolResult = await send(handler, '/mcp', { method: 'POST', ...unknownId });
+    expect((await toolResult.json()).result.isError).toBe(true);
+    const unknownPrompt = frame('legacy', 'prompts/get', { name: 'no_such_prompt' });
+    const rpcError = await (await send(handler, '/mcp', { method: 'POST', ...unknownPrompt })).json();
+    const code = String(rpcError.error.code);
+
+    const fetchSpan = spans.getFinishedSpans().find((span) => span.name === 'tools/call fetch')!;
+    expect(fetchSpan.attributes['error.type']).toBe('tool_error');
+    expect(fetchSpan.attributes).not.toHaveProperty('rpc.response.status_code');
+    expect(fetchSpan.status.code).toBe(SpanStatusCode.ERROR);
+    const promptSpan = spans.getFinishedSpans().find((span) => span.name === 'prompts/get')!;
+    expect(promptSpan.attributes).toMatchObject({ 'rpc.response.status_code': code, 'error.type': code });
+    expect(promptSpan.status.code).toBe(SpanStatusCode.ERROR);
+    const points = await reader.points('mcp.server.operation.duration');
+    expect(points.map((point) => point.attributes['error.type']).sort()).toEqual([code, 'tool_error'].sort());
+  });
+
+  it('leaves a successful message unmarked', async () => {
+    const handler = await makeHandler({ telemetry: { tracerProvider } });
+    await send(handler, '/mcp', { method: 'POST', ...frame('legacy', 'tools/call', { name: 'list_start_options', arguments: {} }) });
+    const message = spans.getFinishedSpans().find((span) => span.name === 'tools/call list_start_options')!;
+    expect(message.attributes).not.toHaveProperty('error.type');
+    expect(message.status.code).toBe(SpanStatusCode.UNSET);
   });
 
   it('adds Server-Timing only when asked', async () => {
