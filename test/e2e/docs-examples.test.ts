@@ -157,6 +157,12 @@ describe('the shell examples of README.md and docs/', () => {
     expect(outputOf('RATE_LIMIT_POLICIES=')).toMatch(/^RateLimit-Policy: "agents";q=1200;w=60\r$/im);
   });
 
+  it('over quota: the third MCP call is a JSON-RPC error naming the wait', () => {
+    const lines = outputOf('MCP_RATE_LIMIT_ANSWER=jsonrpc').trim().split('\n');
+    expect(lines).toHaveLength(3);
+    expect(lines[2]).toMatch(/^\{"jsonrpc":"2\.0","id":3,"error":\{"code":-32029,"message":"Rate limited: /);
+  });
+
   it('getting started: check accepts the copy of the sample', () => {
     expect(outputOf('my-facts.json')).toMatch(/my-facts\.json would be served: Lumen Galleries/);
   });
