@@ -7,7 +7,7 @@
  * only notifications, a batch its revision does not have) keeps the 429 problem.
  */
 import { exceededDetail } from '../contract/problems.ts';
-import type { HeaderRecord } from '../http/headers.ts';
+import { NO_STORE, type HeaderRecord } from '../http/headers.ts';
 import { StartupError } from '../util/startup-error.ts';
 import { revisionOf } from './batch.ts';
 import type { McpOptions } from './endpoint.ts';
@@ -93,5 +93,7 @@ export async function answerOverQuota(
   if (typeof vetted === 'string') return undefined;
   const answer = overQuotaBody(revisionOf(request), vetted.body, wait);
   if (answer === undefined) return undefined;
-  return new Response(JSON.stringify(answer), { status: 200, headers: { ...headers, 'Content-Type': 'application/json' } });
+  // Refused like a 429, so never kept by a cache.
+  const fields = { ...headers, 'Content-Type': 'application/json', 'Cache-Control': NO_STORE };
+  return new Response(JSON.stringify(answer), { status: 200, headers: fields });
 }

@@ -151,6 +151,7 @@ describe('the JSON-RPC answer over quota, raw', () => {
     expect(over.headers.get('retry-after')).toMatch(/^\d+$/);
     expect(over.headers.get('ratelimit')).toMatch(/r=0/);
     expect(over.headers.get('access-control-allow-origin')).toBe('*');
+    expect(over.headers.get('cache-control')).toBe('no-store');
     expect((await over.json()).id).toBe(99);
     const notification = JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' });
     const refused = await send(handler, '/mcp', { method: 'POST', headers, body: notification, address });
