@@ -206,7 +206,7 @@ function stopCheck(stop: Stop, session: Session): Check {
   return fail(
     'rate-limit.quota',
     `no 429 within the run (at most ${MAX_REQUESTS} requests)`,
-    `429 to ${answer.method} ${answer.path} after ${session.count} requests; Retry-After: ${retry}`,
+    `${answer.status === 429 ? '429' : 'an over-quota JSON-RPC answer'} to ${answer.method} ${answer.path} after ${session.count} requests; Retry-After: ${retry}`,
     `the quota ran out for this client's address (other clients behind it, or an earlier run): the run stopped; retry after ${retry} s (at ${at} UTC)`,
   );
 }

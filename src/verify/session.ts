@@ -1,7 +1,7 @@
 /**
  * @module The requests of one verify run: each one counted against the budget, recorded for the
  * checks that read every answer, and refused unless it only reads (GET, HEAD, OPTIONS, and POSTs
- * of MCP read methods to /mcp). The first 429 stops the run.
+ * of MCP read methods to /mcp). The first 429 stops the run (on /mcp, also the JSON-RPC answer over quota).
  */
 import pkg from '../../package.json' with { type: 'json' };
 import { MCP_METHODS } from '../mcp/versions.ts';
@@ -114,7 +114,9 @@ export class Session {
       receivedAt,
       mcp,
     };
-    if (response.status === 429) throw (this.stopped = new Stop('quota', answer));
+    // Over quota: the 429, or on /mcp the 200 a deployment with MCP_RATE_LIMIT_ANSWER=jsonrpc sends instead, the one 200 with Retry-After.
+    if (response.status === 429 || (mcp && response.status === 200 && response.headers.has('retry-after')))
+      throw (this.stopped = new Stop('quota', answer));
     this.answers.push(answer);
     return answer;
   }

@@ -145,6 +145,21 @@ describe('verify() in process', () => {
     expect(report.notChecked).toContain('the rest of the run');
   });
 
+  it('stops at the JSON-RPC answer over quota of a deployment with MCP_RATE_LIMIT_ANSWER=jsonrpc', async () => {
+    const rest = await makeHandler();
+    // /mcp alone with a quota of 1 and the gateways' answer: the second MCP request is over quota.
+    const mcp = await makeHandler({ rateLimit: { quota: 1, windowSeconds: 3600 }, mcp: { rateLimitAnswer: 'jsonrpc' } });
+    const fetch = (async (input: string | URL | Request, init?: RequestInit) => {
+      const request = new Request(input, init);
+      const handler = new URL(request.url).pathname === '/mcp' && request.method === 'POST' ? mcp : rest;
+      return handler(request, { clientAddress: '203.0.113.11' });
+    }) as typeof globalThis.fetch;
+    const report = await verify(BASE, { fetch });
+    expect(failed(report)).toEqual(['rate-limit.quota']);
+    expect(report.checks.at(-1)!.got).toMatch(/^an over-quota JSON-RPC answer to POST \/mcp after \d+ requests; Retry-After: \d+$/);
+    expect(report.notChecked).toContain('the rest of the run');
+  });
+
   it('reports a deployment that does not serve the contract at the URL as one failed check', async () => {
     const fetch = (async () =>
       new Response('<html>hello</html>', { status: 200, headers: { 'content-type': 'text/html' } })) as unknown as typeof globalThis.fetch;
