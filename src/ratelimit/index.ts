@@ -12,7 +12,8 @@ import { importOptional } from '../util/optional.ts';
 import { exceededMembers, type ProblemMembers } from '../contract/problems.ts';
 import { addressKey, clientAddress, type ClientTrust } from './client.ts';
 import { policyFields, stateFields } from './fields.ts';
-import { Limiter, type Quota, type RateLimitState } from './limiter.ts';
+import { FAIL_OPEN_SHARE_RULE, isFailOpenShare, Limiter, type Quota, type RateLimitState } from './limiter.ts';
+import { invalidConfiguration, settingLine } from '../util/startup-error.ts';
 import { MemoryStore } from './stores/memory.ts';
 import { agentPolicies, checkPolicies, policyMatcher, type PolicyInput } from './policies.ts';
 import { sharedStoreOf, type RedisMode, type SharedStore, type SharedStoreOptions } from './stores/choice.ts';
@@ -24,6 +25,11 @@ export interface RateLimitOptions extends SharedStoreOptions {
   windowSeconds: number;
   /** When the shared store is unreachable: keep answering and count in memory (`open`), or answer 503 (`closed`). */
   fail: 'open' | 'closed';
+  /**
+   * Failing open, the fraction of each quota one instance admits while the store is down
+   * (RATE_LIMIT_FAIL_OPEN_SHARE, default 1): N instances admit at most N x share x quota between them.
+   */
+  failOpenShare: number;
   /** IPv6 clients count per network of this many leading bits (IPv4 ones per address). */
   ipv6PrefixBits: number;
   /**
@@ -36,7 +42,7 @@ export interface RateLimitOptions extends SharedStoreOptions {
   store?: CounterStore;
 }
 
-export const RATE_LIMIT_DEFAULTS: RateLimitOptions = { quota: 120, windowSeconds: 60, fail: 'open', ipv6PrefixBits: 56 };
+export const RATE_LIMIT_DEFAULTS: RateLimitOptions = { quota: 120, windowSeconds: 60, fail: 'open', failOpenShare: 1, ipv6PrefixBits: 56 };
 
 export type Refusal = {
   code: 'rate_limited' | 'service_unavailable';
@@ -83,6 +89,19 @@ async function openShared(shared: SharedStore | undefined): Promise<CounterStore
   return undefined;
 }
 
+/**
+ * The options with the shared store they name opened, as their own `store`: a service opens it before
+ * it listens, so that a store it cannot use (a table that does not exist, Deno KV outside Deno)
+ * refuses start-up before any port is taken. Options that name no shared store come back as given.
+ */
+export async function withStoreOpened(given: Partial<RateLimitOptions> | undefined): Promise<Partial<RateLimitOptions> | undefined> {
+  const options = withDefaults(RATE_LIMIT_DEFAULTS, given);
+  const store = options.store ? undefined : await openShared(sharedStoreOf(options));
+  if (!store) return given;
+  const { redisUrl, redisClusterUrls, redisSentinel, dynamoDbTable, denoKv, ...rest } = options;
+  return { ...rest, store };
+}
+
 /** Failing closed, the store may be back at once: a retry in a few seconds, not at the window's end. */
 const FAIL_CLOSED_RETRY_SECONDS = 2;
 
@@ -101,11 +120,14 @@ export async function createRateLimit(
   base?: string,
 ): Promise<RateLimit> {
   const options = withDefaults(RATE_LIMIT_DEFAULTS, given);
-  const { quota, windowSeconds, fail, ipv6PrefixBits, store: own } = options;
+  const { quota, windowSeconds, fail, failOpenShare, ipv6PrefixBits, store: own } = options;
+  if (!isFailOpenShare(failOpenShare)) {
+    throw invalidConfiguration(settingLine('rateLimit.failOpenShare', failOpenShare, FAIL_OPEN_SHARE_RULE));
+  }
   // The one-store rule first: an app's own store and a shared one named together are refused.
   const shared = sharedStoreOf(options);
   const store: CounterStore = own ?? (await openShared(shared)) ?? new MemoryStore();
-  const limiter = new Limiter({ quota, windowSeconds, fail, store, logger });
+  const limiter = new Limiter({ quota, windowSeconds, fail, failOpenShare, store, logger });
 
   const applied = (name: string, quota: number, windowSeconds: number, shared = false): Applied => ({
     name,

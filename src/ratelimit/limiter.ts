@@ -2,12 +2,13 @@
  * @module Counting under a quota: each request in a fixed, epoch-aligned window of its policy (the
  * `default` one, or one a network has of its own), with the state the headers advertise (see
  * fields.ts). When the shared store fails, the failure policy decides: fail open keeps counting in
- * memory per instance; fail closed marks the request unavailable. Losing and regaining the store is
- * logged once each, not once per request.
+ * memory per instance, up to the instance's share of the quota; fail closed marks the request
+ * unavailable. The outage itself (said once, skipped at once, probed back) is outage.ts's.
  */
 import type { Logger } from '../util/log.ts';
 import { MemoryStore } from './stores/memory.ts';
 import type { CounterStore } from './store.ts';
+import { Outage } from './outage.ts';
 
 /** A policy's name and what it allows. */
 export interface Quota {
@@ -34,8 +35,15 @@ export interface LimiterOptions {
   quota: number;
   windowSeconds: number;
   fail: 'open' | 'closed';
+  /**
+   * Failing open, the fraction of each quota one instance admits while the store is down, counted in
+   * its own memory (RATE_LIMIT_FAIL_OPEN_SHARE): N instances admit at most N x share x quota between them.
+   */
+  failOpenShare?: number;
   store: CounterStore;
   logger?: Logger;
+  /** How often a store that is down is probed (one write). */
+  probeEveryMs?: number;
 }
 
 export interface StoreHealth {
@@ -43,29 +51,42 @@ export interface StoreHealth {
   failure?: string;
 }
 
+/** The rule for a fail-open share, checked on every way in (RATE_LIMIT_FAIL_OPEN_SHARE, `rateLimit.failOpenShare`). */
+export const FAIL_OPEN_SHARE_RULE =
+  'must be a fraction above 0 and at most 1, such as 0.5 (with 2 instances, each admits half the quota while the store is down)';
+export const isFailOpenShare = (value: unknown): value is number =>
+  typeof value === 'number' && Number.isFinite(value) && value > 0 && value <= 1;
+
+/** The key the probe writes, apart from every client's (theirs are `<policy>:<address|network|unknown>`). */
+const PROBE_KEY = 'limiter:probe';
+const PROBE_WINDOW_MS = 60_000;
+
 export class Limiter {
   /** The `default` policy: every client's but those a network policy claims. */
   readonly #default: Quota;
   readonly #failClosed: boolean;
+  readonly #share: number;
   readonly #store: CounterStore;
   readonly #fallback = new MemoryStore();
-  readonly #log: Logger;
-  #failure: string | undefined;
-  /**
-   * Bumped on each loss and recovery. An answer to a command sent before the last change says
-   * nothing about the store now (a late reply, a timeout racing a reconnect), so it changes nothing.
-   */
-  #generation = 0;
+  readonly #outage: Outage;
 
-  constructor({ quota, windowSeconds, fail, store, logger = () => {} }: LimiterOptions) {
+  constructor({ quota, windowSeconds, fail, failOpenShare = 1, store, logger = () => {}, probeEveryMs }: LimiterOptions) {
     this.#default = { name: 'default', quota, windowMs: windowSeconds * 1000 };
     this.#failClosed = fail === 'closed';
+    this.#share = failOpenShare;
     this.#store = store;
-    this.#log = logger;
-  }
-
-  get #policy() {
-    return this.#failClosed ? 'closed' : 'open';
+    const failPolicy = this.#failClosed ? 'closed' : 'open';
+    this.#outage = new Outage({
+      probeEveryMs,
+      probe: () => {
+        const now = Date.now();
+        return store.increment(PROBE_KEY, now - (now % PROBE_WINDOW_MS), PROBE_WINDOW_MS);
+      },
+      changed: (reason) =>
+        reason === undefined
+          ? logger({ level: 'info', event: 'rate_limit_store_regained', store: store.kind, failPolicy })
+          : logger({ level: 'warn', event: 'rate_limit_store_lost', store: store.kind, failPolicy, reason }),
+    });
   }
 
   /**
@@ -86,7 +107,10 @@ export class Limiter {
     const windowStart = now - (now % windowMs);
     // Each policy counts apart, so a client's key names its policy.
     const key = `${quota.name}:${client}`;
-    const generation = this.#generation;
+    const outage = this.#outage;
+    // A store known down is not asked (and not waited for) until a probe finds it back.
+    if (outage.skips(now)) return this.#inMemory(key, windowStart, now, counts, quota);
+    const generation = outage.generation;
     let pending: number | Promise<number>;
     try {
       pending = counts ? this.#store.increment(key, windowStart, windowMs) : this.#store.current(key, windowStart, windowMs);
@@ -94,24 +118,28 @@ export class Limiter {
       return this.#failed(error as Error, key, windowStart, now, counts, generation, quota);
     }
     // The memory store answers at once: no promise, no extra turn of the event loop per request.
-    if (typeof pending === 'number') return this.#counted(pending, windowStart, now, generation, quota);
-    return pending.then(
-      (count) => this.#counted(count, windowStart, now, generation, quota),
-      (error: Error) => this.#failed(error, key, windowStart, now, counts, generation, quota),
+    if (typeof pending === 'number') return this.#state(pending, windowStart, now, false, quota);
+    return outage.waitFor<RateLimitState>(
+      pending.then((count) => this.#state(count, windowStart, now, false, quota)),
+      (state) => state,
+      (error) => this.#failed(error, key, windowStart, now, counts, generation, quota),
+      () => this.#inMemory(key, windowStart, now, counts, quota),
     );
   }
 
-  #counted(count: number, windowStart: number, now: number, generation: number, quota: Quota): RateLimitState {
-    if (this.#failure !== undefined && generation === this.#generation) this.#regained();
-    return this.#state(count, windowStart, now, false, quota);
+  /** The store failed: the outage begins (unless the call was stale), and this request is answered without it. */
+  #failed(error: Error, key: string, windowStart: number, now: number, counts: boolean, generation: number, quota: Quota): RateLimitState {
+    const policy = this.#failClosed ? 'failing closed' : 'counting in memory per instance';
+    this.#outage.failed(`rate-limit store unreachable (${error.message}); ${policy}`, generation);
+    return this.#inMemory(key, windowStart, now, counts, quota);
   }
 
-  /** The store failed: count in memory, and fail closed if the policy says so. */
-  #failed(error: Error, key: string, windowStart: number, now: number, counts: boolean, generation: number, quota: Quota): RateLimitState {
-    if (this.#failure !== undefined || generation === this.#generation) this.#lost(error);
+  /** Without the store: counted in this instance's memory, against its share of the quota; or unavailable, failing closed. */
+  #inMemory(key: string, windowStart: number, now: number, counts: boolean, quota: Quota): RateLimitState {
     const { windowMs } = quota;
     const count = counts ? this.#fallback.increment(key, windowStart, windowMs) : this.#fallback.current(key, windowStart, windowMs);
-    return this.#state(count, windowStart, now, this.#failClosed, quota);
+    const share = { ...quota, quota: Math.max(1, Math.floor(quota.quota * this.#share)) };
+    return this.#state(count, windowStart, now, this.#failClosed, share);
   }
 
   #state(count: number, windowStart: number, now: number, unavailable: boolean, { name, quota, windowMs }: Quota): RateLimitState {
@@ -127,25 +155,12 @@ export class Limiter {
     };
   }
 
-  #lost(error: Error): void {
-    const wasUp = this.#failure === undefined;
-    this.#failure = `rate-limit store unreachable (${error.message}); ${this.#failClosed ? 'failing closed' : 'counting in memory per instance'}`;
-    if (!wasUp) return;
-    this.#generation++;
-    this.#log({ level: 'warn', event: 'rate_limit_store_lost', store: this.#store.kind, failPolicy: this.#policy, reason: this.#failure });
-  }
-
-  #regained(): void {
-    this.#failure = undefined;
-    this.#generation++;
-    this.#log({ level: 'info', event: 'rate_limit_store_regained', store: this.#store.kind, failPolicy: this.#policy });
-  }
-
   health(): StoreHealth {
-    return { store: this.#store.kind, failure: this.#failure };
+    return { store: this.#store.kind, failure: this.#outage.reason };
   }
 
   close(): Promise<void> {
+    this.#outage.close();
     return this.#store.close();
   }
 }

@@ -8,10 +8,8 @@ export class StoreError extends Error {
 
 /** What a shared store may be given; each store reads the fields it uses and defaults the rest. */
 export interface StoreOptions {
-  /** The longest a request waits for the store before the failure policy applies. */
+  /** The longest one call waits for the store before it counts as failed (the limiter then skips it until a probe finds it back). */
   commandTimeoutMs?: number;
-  /** After a failure, how long requests fail at once before the store is asked again. */
-  retryAfterMs?: number;
   /** What the store's keys begin with. */
   keyPrefix?: string;
   /**

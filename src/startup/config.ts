@@ -13,6 +13,7 @@ import { MCP_DEFAULTS } from '../mcp/endpoint.ts';
 import { clientIpHeaderProblem, clientTrust, TRUST_PROXY_HOPS_DEFAULT } from '../ratelimit/client.ts';
 import { RATE_LIMIT_ANSWERS } from '../mcp/over-quota.ts';
 import { RATE_LIMIT_DEFAULTS, type RateLimitOptions } from '../ratelimit/index.ts';
+import { FAIL_OPEN_SHARE_RULE, isFailOpenShare } from '../ratelimit/limiter.ts';
 import { PoliciesJson, pathOf } from '../ratelimit/policies.ts';
 import { TABLE_NAME } from '../ratelimit/stores/dynamodb.ts';
 import { RedisUrl, RedisUrlList, sharedStoreOf, type StoreNames } from '../ratelimit/stores/choice.ts';
@@ -82,6 +83,15 @@ const Environment = v.object({
   // `on`: the platform's own database (Deno Deploy); anything else is the path of a KV file.
   RATE_LIMIT_DENO_KV: v.optional(v.string()),
   RATE_LIMIT_FAIL: v.optional(v.picklist(['open', 'closed'], 'must be "open" or "closed"'), RATE_LIMIT_DEFAULTS.fail),
+  RATE_LIMIT_FAIL_OPEN_SHARE: v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^(0?\.\d+|[01](\.\d+)?)$/, FAIL_OPEN_SHARE_RULE),
+      v.transform(Number),
+      v.check((share: number) => isFailOpenShare(share), FAIL_OPEN_SHARE_RULE),
+    ),
+    String(RATE_LIMIT_DEFAULTS.failOpenShare),
+  ),
   TRUST_PROXY_HOPS: v.optional(wholeNumber(RANGES.trustProxyHops), String(TRUST_PROXY_HOPS_DEFAULT)),
   CLIENT_IP_HEADER: v.optional(ruled((name) => clientIpHeaderProblem(name, 'TRUST_PROXY_HOPS'))),
   RATE_LIMIT_IPV6_PREFIX: v.optional(wholeNumber(RANGES.ipv6PrefixBits), String(RATE_LIMIT_DEFAULTS.ipv6PrefixBits)),
@@ -181,6 +191,7 @@ export function loadConfig(env: Record<string, string | undefined>): Options {
       quota: e.RATE_LIMIT_QUOTA,
       windowSeconds: e.RATE_LIMIT_WINDOW_SECONDS,
       fail: e.RATE_LIMIT_FAIL,
+      failOpenShare: e.RATE_LIMIT_FAIL_OPEN_SHARE,
       ipv6PrefixBits: e.RATE_LIMIT_IPV6_PREFIX,
       ...sharedStore(e),
       policies: e.RATE_LIMIT_POLICIES,

@@ -9,6 +9,7 @@ import { StartupError } from '../util/startup-error.ts';
 import { checkFacts, parseFacts } from '../facts/check.ts';
 import { createHandler, type Handler, type RequestInfo } from '../handler.ts';
 import { jsonLinesLogger } from '../util/log.ts';
+import { withStoreOpened } from '../ratelimit/index.ts';
 import type { Product } from '../facts/schema.ts';
 import sampleFacts from '../facts/sample-facts.json' with { type: 'json' };
 import pkg from '../../package.json' with { type: 'json' };
@@ -40,6 +41,8 @@ export async function start(runtime: Runtime): Promise<void> {
         ? await (await import('../telemetry/sdk.ts')).startSdk(telemetry, options.host)
         : undefined;
     const facts = await readFacts(options.factsFile, runtime.readTextFile);
+    // A store this runtime cannot use, or a table that does not exist, refuses start-up before listening.
+    const rateLimit = await withStoreOpened(options.rateLimit);
 
     // With PORT=0 the base URL is known only once listening, so requests wait for the handler.
     let handler: Handler | undefined;
@@ -52,6 +55,7 @@ export async function start(runtime: Runtime): Promise<void> {
     const logger = jsonLinesLogger();
     handler = await createHandler({
       ...options,
+      rateLimit,
       publicBaseUrl: options.publicBaseUrl ?? server.url,
       facts,
       logger,

@@ -39,6 +39,8 @@ const MCP_METHOD_NAMES = new Set(MCP_METHODS);
 const OTHER = '_OTHER';
 // The HTTP semantic conventions' advised buckets for http.server.request.duration, in seconds.
 const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10];
+/** A store call, in seconds: a local Redis answers in well under a millisecond, a store's deadline is 1 s. */
+export const STORE_DURATION_BUCKETS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
 
 const headerGetter = {
   keys: (headers: Headers) => [...headers.keys()],
@@ -100,6 +102,7 @@ export function createInstruments({ tracerProvider, meterProvider, storeKind, re
   const storeDuration = meter?.createHistogram('ratelimit.store.duration', {
     unit: 's',
     description: 'Duration of rate-limit store calls.',
+    advice: { explicitBucketBoundaries: STORE_DURATION_BUCKETS },
   });
   const storeErrors = meter?.createCounter('ratelimit.store.errors', { description: 'Rate-limit store calls that failed.' });
   const mcpDuration = meter?.createHistogram('mcp.server.operation.duration', {

@@ -11,11 +11,16 @@ const quiet = () => {};
 
 describe('the rate limit entry point', () => {
   it('defaults to the contract: 120 per 60 s, fail open, IPv6 per /56, counted in memory', async () => {
-    expect(RATE_LIMIT_DEFAULTS).toEqual({ quota: 120, windowSeconds: 60, fail: 'open', ipv6PrefixBits: 56 });
+    expect(RATE_LIMIT_DEFAULTS).toEqual({ quota: 120, windowSeconds: 60, fail: 'open', failOpenShare: 1, ipv6PrefixBits: 56 });
     const limit = await createRateLimit(undefined, 0, quiet);
     expect(limit.storeKind).toBe('memory');
     expect(limit.policyFields).toEqual({ 'RateLimit-Policy': '"default";q=120;w=60', 'X-RateLimit-Limit': '120' });
     expect(limit.keyOf(request(), '2001:db8:1:2::3')).toBe('2001:db8:1::/56');
+  });
+
+  it.each([0, 1.5, Number.NaN, '0.5'])('refuses rateLimit.failOpenShare=%s, naming the option and the rule', async (share) => {
+    const refused = createRateLimit({ failOpenShare: share as number }, 0, quiet);
+    await expect(refused).rejects.toThrow(`rateLimit.failOpenShare=${JSON.stringify(share)}: must be a fraction above 0 and at most 1`);
   });
 
   it('counts a client down to its quota, then refuses with Retry-After and the violated policy', async () => {

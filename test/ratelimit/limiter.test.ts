@@ -4,6 +4,7 @@ import { MemoryStore } from '../../src/ratelimit/stores/memory.ts';
 import type { CounterStore } from '../../src/ratelimit/store.ts';
 import { closeHandlers, makeHandler, send } from '../support/handler.ts';
 import { awayFromWindowEdge, limits } from '../support/ratelimit.ts';
+import { sleep } from '../support/net.ts';
 
 // 20 s into a 60 s window that starts on a whole minute.
 const WINDOW_START = 1_800_000_000_000 - (1_800_000_000_000 % 60_000);
@@ -21,6 +22,19 @@ class FlakyStore implements CounterStore {
   current(key: string, windowStart: number) {
     if (this.down) return Promise.reject(new Error('store is down'));
     return Promise.resolve(this.#inner.current(key, windowStart));
+  }
+  async close() {}
+}
+
+/** A store whose calls wait until the test settles them. */
+class SlowStore implements CounterStore {
+  readonly kind = 'dynamodb';
+  calls: { resolve(count: number): void; reject(error: Error): void }[] = [];
+  increment() {
+    return new Promise<number>((resolve, reject) => this.calls.push({ resolve, reject }));
+  }
+  current() {
+    return this.increment();
   }
   async close() {}
 }
@@ -61,9 +75,9 @@ describe('Limiter', () => {
     expect(next).toMatchObject({ remaining: 1, exceeded: false, resetSeconds: 60 });
   });
 
-  it('fails open: counts in memory, reports the failure, and recovers when the store is back', async () => {
+  it('fails open: counts in memory, reports the failure, and recovers once a probe write goes through', async () => {
     const store = new FlakyStore();
-    const limiter = new Limiter({ quota: 5, windowSeconds: 60, fail: 'open', store });
+    const limiter = new Limiter({ quota: 5, windowSeconds: 60, fail: 'open', store, probeEveryMs: 0 });
     expect((await limiter.hit('client', NOW)).remaining).toBe(4);
     expect(limiter.health()).toEqual({ store: 'redis', failure: undefined });
 
@@ -78,21 +92,60 @@ describe('Limiter', () => {
     expect(limiter.health().failure).toMatch(/store is down/);
 
     store.down = false;
-    expect((await limiter.hit('client', NOW)).remaining).toBe(3);
+    // This request still counts in memory; the probe it starts finds the store back.
+    expect((await limiter.hit('client', NOW)).remaining).toBe(0);
+    await sleep(5);
     expect(limiter.health()).toEqual({ store: 'redis', failure: undefined });
+    expect((await limiter.hit('client', NOW)).remaining).toBe(3);
+    limiter.close();
   });
 
   it('fails closed: marks the request unavailable while the store is down', async () => {
     const store = new FlakyStore();
-    const limiter = new Limiter({ quota: 5, windowSeconds: 60, fail: 'closed', store });
+    const limiter = new Limiter({ quota: 5, windowSeconds: 60, fail: 'closed', store, probeEveryMs: 0 });
     expect((await limiter.hit('client', NOW)).unavailable).toBe(false);
     store.down = true;
     expect((await limiter.hit('client', NOW)).unavailable).toBe(true);
     expect((await limiter.peek('client', NOW)).unavailable).toBe(true);
     expect(limiter.health().failure).toMatch(/closed/);
     store.down = false;
+    await limiter.hit('client', NOW);
+    await sleep(5);
     expect((await limiter.hit('client', NOW)).unavailable).toBe(false);
     expect(limiter.health().failure).toBeUndefined();
+    limiter.close();
+  });
+
+  it('says the outage once, skips the store at once while down, and lets go of the requests waiting on it', async () => {
+    const log: string[] = [];
+    const store = new SlowStore();
+    const limiter = new Limiter({ quota: 100, windowSeconds: 60, fail: 'open', store, logger: (entry) => log.push(entry.event) });
+    // Three requests wait on the store; the first one's failure lets the other two go at once.
+    const waiting = [limiter.hit('a', NOW), limiter.hit('b', NOW), limiter.hit('c', NOW)];
+    store.calls[0]!.reject(new Error('connection reset'));
+    const started = performance.now();
+    expect((await Promise.all(waiting)).map((state) => state.remaining)).toEqual([99, 99, 99]);
+    // While down, the store is not asked (no wait), and a read's success could not end the outage.
+    const asked = store.calls.length;
+    for (let i = 0; i < 20; i++) await limiter.hit('a', NOW);
+    expect(performance.now() - started).toBeLessThan(50);
+    expect(store.calls.length - asked).toBeLessThanOrEqual(1);
+    store.calls.at(-1)?.reject(new Error('still down'));
+    expect(log).toEqual(['rate_limit_store_lost']);
+    expect(limiter.health().failure).toMatch(/connection reset/);
+    limiter.close();
+  });
+
+  it('fails open with each instance admitting its share of the quota while the store is down', async () => {
+    const store = new FlakyStore();
+    store.down = true;
+    const limiter = new Limiter({ quota: 10, windowSeconds: 60, fail: 'open', failOpenShare: 0.5, store });
+    const states = [];
+    for (let i = 0; i < 7; i++) states.push(await limiter.hit('client', NOW));
+    expect(states.map((state) => state.exceeded)).toEqual([false, false, false, false, false, true, true]);
+    expect(states.map((state) => state.remaining)).toEqual([4, 3, 2, 1, 0, 0, 0]);
+    expect(states[0]!.quota).toBe(5);
+    limiter.close();
   });
 });
 

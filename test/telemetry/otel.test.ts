@@ -9,6 +9,7 @@ import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { BASE, closeHandlers, makeHandler, send } from '../support/handler.ts';
 import { serveDirectory, signedHeaders } from '../support/web-bot-auth.ts';
 import { ERAS, frame } from '../support/mcp.ts';
+import { STORE_DURATION_BUCKETS } from '../../src/telemetry/otel.ts';
 
 class CollectingReader extends MetricReader {
   protected override onForceFlush = async () => {};
@@ -128,6 +129,19 @@ describe('OpenTelemetry through the handler', () => {
     } finally {
       await directory.close();
     }
+  });
+
+  it('records store calls in seconds on bounds in seconds, so that a sub-millisecond call and a slow one fall apart', async () => {
+    const handler = await makeHandler({ telemetry: { meterProvider } });
+    await send(handler, '/api/v1');
+    const [point] = (await reader.points('ratelimit.store.duration')) as DataPoint<Histogram>[];
+    expect(point!.attributes).toEqual({ 'db.system.name': 'memory' });
+    const { boundaries, counts } = point!.value.buckets;
+    expect(boundaries).toEqual(STORE_DURATION_BUCKETS);
+    expect(boundaries[0]).toBeLessThanOrEqual(0.0001);
+    expect(boundaries.at(-1)).toBeGreaterThan(1);
+    // The memory store answers within a fraction of a millisecond: the call lands in a bucket below 1 ms.
+    expect(counts.findIndex((count) => count > 0)).toBeLessThan(boundaries.indexOf(0.001) + 1);
   });
 
   it('adds no series for random paths, methods and user agents', async () => {

@@ -7,11 +7,13 @@
  * Exact under concurrency: a count is written with `kv.atomic()` checked against the versionstamp
  * it was read at, and read and written again when another writer came first. So that one process
  * does not race itself, one write per key is out at a time, and the increments that arrive meanwhile
- * go out as the next write, which adds them all (each request gets its own number of the range):
- * retries happen only between processes. (`atomic().sum()` is exact too, but takes no `expireIn`
- * and returns no count.)
+ * go out as the next write, which adds them all (coalesce.ts): retries happen only between
+ * processes. (`atomic().sum()` is exact too, but takes no `expireIn` and returns no count.)
+ * A write that waits out its deadline (another process holding the file's write lock) or fails is
+ * an outage for the limiter (outage.ts) even while reads still answer.
  */
 import { StartupError } from '../../util/startup-error.ts';
+import { coalesced } from './coalesce.ts';
 import { StoreError, type CounterStore, type StoreOptions } from '../store.ts';
 
 /** The part of Deno's KV API this store uses (declared here so the module compiles without Deno's types). */
@@ -27,11 +29,6 @@ interface Kv {
     commit(): Promise<{ ok: boolean }>;
   };
   close(): void;
-}
-
-interface Waiting {
-  resolve(count: number): void;
-  reject(error: unknown): void;
 }
 
 /** `on` opens the platform's default database; anything else is a file path. */
@@ -83,36 +80,14 @@ export function kvStore(kv: Kv, { commandTimeoutMs = 1000 }: StoreOptions = {}):
   }
 
   // Per key, one write at a time: the increments that arrive while it is out go together in the next.
-  const queues = new Map<string, { sending: boolean; waiting: Waiting[] }>();
-  function send(id: string, key: unknown[], expiresAt: number): void {
-    const queue = queues.get(id)!;
-    if (queue.sending) return;
-    if (queue.waiting.length === 0) return void queues.delete(id);
-    const batch = queue.waiting;
-    queue.waiting = [];
-    queue.sending = true;
-    bounded(add(key, batch.length, expiresAt), commandTimeoutMs)
-      .then(
-        (before) => batch.forEach((waiting, i) => waiting.resolve(before + i + 1)),
-        (error: unknown) => batch.forEach((waiting) => waiting.reject(error)),
-      )
-      .finally(() => {
-        queue.sending = false;
-        send(id, key, expiresAt);
-      });
-  }
+  const increment = coalesced(async (key, windowStart, windowMs, n) => {
+    const before = await bounded(add(keyOf(key, windowStart), n, windowStart + windowMs + 1000), commandTimeoutMs);
+    return before + n;
+  });
 
   return {
     kind: 'deno-kv',
-    increment(key, windowStart, windowMs) {
-      const id = `${windowStart}:${key}`;
-      return new Promise((resolve, reject) => {
-        let queue = queues.get(id);
-        if (!queue) queues.set(id, (queue = { sending: false, waiting: [] }));
-        queue.waiting.push({ resolve, reject });
-        send(id, keyOf(key, windowStart), windowStart + windowMs + 1000);
-      });
-    },
+    increment,
     current: (key, windowStart) =>
       bounded(
         kv.get(keyOf(key, windowStart)).then(({ value }) => (typeof value === 'number' ? value : 0)),

@@ -1,17 +1,23 @@
 /**
  * @module Counters in a DynamoDB table shared by every instance (AWS Lambda starts many): one atomic
- * `UpdateItem` per request, `ADD` on the item of the client's window. DynamoDB applies each update
- * to an item in isolation, so concurrent requests get distinct counts and the quota is exact. Each
+ * `UpdateItem` per write, `ADD` on the item of the client's window. DynamoDB applies each update to
+ * an item in isolation, so concurrent writes get distinct counts and the quota is exact. A client's
+ * concurrent requests in one instance go out as one write that adds them all (coalesce.ts): one item
+ * takes only so many updates a second (dynalite about 200), and a burst sent one update per request
+ * would wait out its own deadline with the table up. Each
  * window is an item of its own (`pk` = `ratelimit:<window start>:<key>`) carrying the TTL attribute
  * `expires` (epoch seconds); DynamoDB deletes expired items lazily (within days), which is why the
  * window is in the key instead of being checked against the item.
  *
  * Nothing is connected ahead: every call is an HTTPS request, so the first request counts in the
- * table like any other. A failed or unanswered call rejects; the limiter then applies the failure
- * policy, and for a second the table is not asked again, so an outage costs no request a wait.
+ * table like any other. One read at start-up (`GetItem`, within the documented permissions) refuses
+ * a table that does not exist, or that the function may not use, before anything is served; a table
+ * unreachable at start-up does not stop it. A failed or unanswered call rejects; the limiter then
+ * applies the failure policy and skips the table until a probe finds it back (outage.ts).
  */
 import type { DynamoDBClient as Client } from '@aws-sdk/client-dynamodb';
 import { StartupError } from '../../util/startup-error.ts';
+import { coalesced } from './coalesce.ts';
 import { StoreError, type CounterStore, type StoreOptions } from '../store.ts';
 
 /** The one package this store needs, an optional peer dependency: the official AWS SDK v3 client. */
@@ -22,7 +28,7 @@ export const TABLE_NAME = /^[A-Za-z0-9_.-]{3,255}$/;
 
 export async function createDynamoDbStore(
   table: string,
-  { commandTimeoutMs = 1000, retryAfterMs = 1000, keyPrefix = 'ratelimit' }: StoreOptions = {},
+  { commandTimeoutMs = 1000, keyPrefix = 'ratelimit' }: StoreOptions = {},
 ): Promise<CounterStore> {
   const sdk = await loadSdk();
   // Region, credentials and endpoint (AWS_ENDPOINT_URL_DYNAMODB) come from the SDK's own variables.
@@ -37,63 +43,84 @@ export async function createDynamoDbStore(
     );
   }
 
-  let downUntil = 0;
-  let lastError: StoreError | undefined;
+  /** One call, given up after commandTimeoutMs (the table's own deadline: nothing of ours queues before it). */
   async function call<T>(send: (abortSignal: AbortSignal) => Promise<T>): Promise<T> {
-    if (Date.now() < downUntil) throw lastError!;
     const abort = new AbortController();
     const timer = setTimeout(() => abort.abort(), commandTimeoutMs);
     try {
       return await send(abort.signal);
     } catch (cause) {
-      lastError = abort.signal.aborted
+      throw abort.signal.aborted
         ? new StoreError(`DynamoDB did not answer within ${commandTimeoutMs} ms`)
         : new StoreError(`the DynamoDB call failed (${reasonOf(cause)})`);
-      downUntil = Date.now() + retryAfterMs;
-      throw lastError;
     } finally {
       clearTimeout(timer);
     }
   }
 
   const pk = (key: string, windowStart: number) => ({ S: `${keyPrefix}:${windowStart}:${key}` });
+  const read = (key: string, windowStart: number) =>
+    call(async (abortSignal) => {
+      const { Item } = await client.send(
+        new sdk.GetItemCommand({
+          TableName: table,
+          Key: { pk: pk(key, windowStart) },
+          ConsistentRead: true,
+          ProjectionExpression: '#count',
+          ExpressionAttributeNames: { '#count': 'count' },
+        }),
+        { abortSignal },
+      );
+      return Number(Item?.count?.N ?? 0);
+    });
+
+  await checkTable(table, client.config.region, () => read('startup', 0));
+
+  const increment = coalesced((key, windowStart, windowMs, n) =>
+    call(async (abortSignal) => {
+      const { Attributes } = await client.send(
+        new sdk.UpdateItemCommand({
+          TableName: table,
+          Key: { pk: pk(key, windowStart) },
+          UpdateExpression: 'ADD #count :n SET #expires = if_not_exists(#expires, :expires)',
+          ExpressionAttributeNames: { '#count': 'count', '#expires': 'expires' },
+          // Kept a little past the window's end, so late requests of the window still find it.
+          ExpressionAttributeValues: { ':n': { N: String(n) }, ':expires': { N: String(Math.ceil((windowStart + windowMs) / 1000) + 1) } },
+          ReturnValues: 'UPDATED_NEW',
+        }),
+        { abortSignal },
+      );
+      return Number(Attributes?.count?.N);
+    }),
+  );
 
   return {
     kind: 'dynamodb',
-    increment: (key, windowStart, windowMs) =>
-      call(async (abortSignal) => {
-        const { Attributes } = await client.send(
-          new sdk.UpdateItemCommand({
-            TableName: table,
-            Key: { pk: pk(key, windowStart) },
-            UpdateExpression: 'ADD #count :one SET #expires = if_not_exists(#expires, :expires)',
-            ExpressionAttributeNames: { '#count': 'count', '#expires': 'expires' },
-            // Kept a little past the window's end, so late requests of the window still find it.
-            ExpressionAttributeValues: { ':one': { N: '1' }, ':expires': { N: String(Math.ceil((windowStart + windowMs) / 1000) + 1) } },
-            ReturnValues: 'UPDATED_NEW',
-          }),
-          { abortSignal },
-        );
-        return Number(Attributes?.count?.N);
-      }),
-    current: (key, windowStart) =>
-      call(async (abortSignal) => {
-        const { Item } = await client.send(
-          new sdk.GetItemCommand({
-            TableName: table,
-            Key: { pk: pk(key, windowStart) },
-            ConsistentRead: true,
-            ProjectionExpression: '#count',
-            ExpressionAttributeNames: { '#count': 'count' },
-          }),
-          { abortSignal },
-        );
-        return Number(Item?.count?.N ?? 0);
-      }),
+    increment,
+    current: read,
     async close() {
       client.destroy();
     },
   };
+}
+
+/**
+ * The start-up read: a table that does not exist, or that the function may not read, is a
+ * configuration error named at once; a table that does not answer is an outage like any other.
+ */
+async function checkTable(table: string, region: () => Promise<string>, read: () => Promise<number>): Promise<void> {
+  try {
+    await read();
+  } catch (error) {
+    const message = (error as Error).message;
+    const refusal = /\((ResourceNotFoundException|AccessDeniedException|UnrecognizedClientException)\)/.exec(message)?.[1];
+    if (!refusal) return;
+    const what =
+      refusal === 'ResourceNotFoundException'
+        ? `no such table in ${await region()}: create it (deploy/lambda/template.yaml declares it) or name an existing one`
+        : 'the function may not read it: grant dynamodb:GetItem and dynamodb:UpdateItem on the table (docs/deploy/lambda.md)';
+    throw new StartupError(`Invalid configuration:\n  RATE_LIMIT_DYNAMODB_TABLE=${JSON.stringify(table)}: ${what} (${refusal}).`);
+  }
 }
 
 async function loadSdk(): Promise<typeof import('@aws-sdk/client-dynamodb')> {

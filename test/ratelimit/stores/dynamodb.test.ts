@@ -44,22 +44,18 @@ describe('the DynamoDB store', () => {
     await expect(refused).rejects.toThrow('RATE_LIMIT_DYNAMODB_TABLE is set but no AWS region is: set AWS_REGION');
   });
 
-  it('rejects with the reason in a word when DynamoDB cannot be reached, then fails at once for a while', async () => {
+  it('starts with a table that cannot be reached (an outage, not a misconfiguration), and rejects with the reason in a word', async () => {
     Object.assign(process.env, {
       AWS_REGION: 'eu-west-1',
       AWS_ACCESS_KEY_ID: 'local',
       AWS_SECRET_ACCESS_KEY: 'local',
       AWS_ENDPOINT_URL_DYNAMODB: `http://127.0.0.1:${await closedPort()}`,
     });
-    const store = await createDynamoDbStore('counters', { retryAfterMs: 60_000 });
+    const store = await createDynamoDbStore('counters');
     expect(store.kind).toBe('dynamodb');
     const first = store.increment('default:192.0.2.1', 0, 60_000);
     await expect(first).rejects.toBeInstanceOf(StoreError);
     await expect(first).rejects.toThrow('the DynamoDB call failed (ECONNREFUSED)');
-    // Within retryAfterMs, requests are refused without asking DynamoDB: no wait, the same reason.
-    const started = performance.now();
-    await expect(store.current('default:192.0.2.1', 0)).rejects.toThrow('the DynamoDB call failed (ECONNREFUSED)');
-    expect(performance.now() - started).toBeLessThan(20);
     await store.close();
   });
 
@@ -73,6 +69,7 @@ describe('the DynamoDB store', () => {
         AWS_SECRET_ACCESS_KEY: 'local',
         AWS_ENDPOINT_URL_DYNAMODB: `http://127.0.0.1:${(silent.address() as AddressInfo).port}`,
       });
+      // The start-up read meets the same silence: an outage, which does not stop start-up.
       const store = await createDynamoDbStore('counters', { commandTimeoutMs: 100 });
       const started = performance.now();
       await expect(store.increment('default:192.0.2.1', 0, 60_000)).rejects.toThrow('DynamoDB did not answer within 100 ms');
