@@ -12,12 +12,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { gunzipSync } from 'node:zlib';
-import { CreateTableCommand, DynamoDBClient, UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../support/net.ts';
 import { ROOT } from '../support/entries.ts';
 import { frame, TOOL_NAMES } from '../support/mcp.ts';
-import { checkNetworkPolicies, POLICY_ENV } from '../support/ratelimit.ts';
+import { checkNetworkPolicies, eventually, POLICY_ENV } from '../support/ratelimit.ts';
+import { createTable, startDynalite, stopDynalite } from '../support/dynamodb.ts';
 
 const BASE = 'https://api.example.test';
 const TABLE = 'product-discovery-ratelimit';
@@ -272,26 +272,6 @@ describe('the Lambda module refusing to load', () => {
   });
 });
 
-/** dynalite on `port`, keeping its tables in `path` across restarts. */
-async function startDynalite(port: number, path: string): Promise<ChildProcess> {
-  const child = spawn(join(ROOT, 'node_modules/.bin/dynalite'), ['--host', '127.0.0.1', '--port', String(port), '--path', path], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  await new Promise<void>((resolve, reject) => {
-    let output = '';
-    child.stdout!.on('data', (chunk) => (output += chunk) && /listening/.test(output) && resolve());
-    child.stderr!.on('data', (chunk) => (output += chunk));
-    child.on('exit', (code) => reject(new Error(`dynalite exited ${code}: ${output}`)));
-  });
-  return child;
-}
-
-async function stopDynalite(child: ChildProcess) {
-  const exited = new Promise((resolve) => child.on('exit', resolve));
-  child.kill('SIGKILL');
-  await exited;
-}
-
 describe('the quota shared through DynamoDB (dynalite)', () => {
   let port: number;
   let dynalite: ChildProcess;
@@ -301,24 +281,7 @@ describe('the quota shared through DynamoDB (dynalite)', () => {
   beforeAll(async () => {
     port = await freePort();
     dynalite = await startDynalite(port, path);
-    const client = new DynamoDBClient({
-      ...{ region: aws.AWS_REGION },
-      endpoint: `http://127.0.0.1:${port}`,
-      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-    });
-    // The table deploy/lambda/template.yaml declares: partition key pk (a string), TTL attribute expires.
-    await client.send(
-      new CreateTableCommand({
-        TableName: TABLE,
-        AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }],
-        KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
-        BillingMode: 'PAY_PER_REQUEST',
-      }),
-    );
-    await client
-      .send(new UpdateTimeToLiveCommand({ TableName: TABLE, TimeToLiveSpecification: { AttributeName: 'expires', Enabled: true } }))
-      .catch(() => {});
-    client.destroy();
+    await createTable(port, TABLE);
   });
   afterAll(() => dynalite && stopDynalite(dynalite));
 
@@ -354,17 +317,13 @@ describe('the quota shared through DynamoDB (dynalite)', () => {
     }
   });
 
-  it('names a table that does not exist in health, and keeps answering under the failure policy', async () => {
-    const instance = await started({ ...envFor(5), RATE_LIMIT_DYNAMODB_TABLE: 'no-such-table' });
-    try {
-      const answer = await instance.invoke('function-url', { path: '/api/v1', sourceIp: '198.51.100.66' });
-      expect(answer.statusCode).toBe(200);
-      const health = JSON.parse(bodyOf(await instance.invoke('function-url', { path: '/api/v1/health' })).toString());
-      expect(health).toMatchObject({ status: 'degraded', rateLimitStore: 'dynamodb' });
-      expect(health.reason).toContain('the DynamoDB call failed (ResourceNotFoundException)');
-    } finally {
-      await instance.stop();
-    }
+  it('refuses to load with a table that does not exist, in one line naming the variable, exit 1', async () => {
+    const instance = new Instance({ ...envFor(5), RATE_LIMIT_DYNAMODB_TABLE: 'no-such-table' });
+    expect(await instance.exited).toBe(1);
+    expect(instance.output).toContain(
+      'Invalid configuration:\n  RATE_LIMIT_DYNAMODB_TABLE="no-such-table": no such table in us-east-1: create it',
+    );
+    expect(instance.output).not.toMatch(/^\s+at .+[:(]\d+/m);
   });
 
   it('counts per-network policies in the table across two instances', async () => {
@@ -401,8 +360,16 @@ describe('the quota shared through DynamoDB (dynalite)', () => {
       }
 
       dynalite = await startDynalite(port, path);
-      // Past the second in which a failed store is not asked again.
-      await new Promise((resolve) => setTimeout(resolve, 1100));
+      // Each instance probes the table once a second while it is down: back within about a second.
+      const backAt = Date.now();
+      for (const instance of instances) {
+        const ok = await eventually(async () => {
+          const health = JSON.parse(bodyOf(await instance.invoke('function-url', { path: '/api/v1/health' })).toString());
+          return health.status === 'ok';
+        }, 5_000);
+        expect(ok, 'health ok again').toBe(true);
+      }
+      expect(Date.now() - backAt).toBeLessThan(3_000);
       const client = '198.51.100.99';
       const back: string[] = [];
       for (let i = 0; i < 4; i++) back.push(remaining(await instances[i % 2]!.invoke('alb', { path: '/api/v1', sourceIp: client }))!);

@@ -1,0 +1,137 @@
+/**
+ * The DynamoDB store against dynalite (a local DynamoDB) on two `npm run start:node` services: 1,000
+ * concurrent requests admit exactly the quota, from one address and from five, round after round; a
+ * table killed or frozen (SIGSTOP) mid-burst gives no 5xx, health degraded within a second and back
+ * once, the loss and the regain logged once each per instance, and exact counting after; a table that
+ * does not exist refuses start-up before listening.
+ */
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTable, dynamoEnv, startDynalite, stopDynalite } from '../../support/dynamodb.ts';
+import { failedStart, startEntry, type RunningEntry } from '../../support/entries.ts';
+import { freePort, sleep } from '../../support/net.ts';
+import { awayFromWindowEdge, eventually, steadyLoad } from '../../support/ratelimit.ts';
+import { burstOn, expectOutageOnce, healthOf } from '../../support/store-burst.ts';
+
+const TABLE = 'product-discovery-ratelimit';
+const WINDOW = 3600;
+const dir = mkdtempSync(join(tmpdir(), 'e2e-dynamodb-'));
+let port: number;
+let dynalite: ChildProcess;
+const path = join(dir, 'dynalite');
+
+beforeAll(async () => {
+  port = await freePort();
+  dynalite = await startDynalite(port, path);
+  await createTable(port, TABLE);
+});
+afterAll(async () => {
+  if (dynalite) await stopDynalite(dynalite);
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const envFor = (quota: number, extra: Record<string, string> = {}) => ({
+  ...dynamoEnv(port),
+  RATE_LIMIT_DYNAMODB_TABLE: TABLE,
+  RATE_LIMIT_QUOTA: String(quota),
+  RATE_LIMIT_WINDOW_SECONDS: String(WINDOW),
+  // The test's clients are told apart by X-Forwarded-For, as behind one load balancer.
+  TRUST_PROXY_HOPS: '1',
+  ...extra,
+});
+
+async function twoServices(env: Record<string, string>): Promise<RunningEntry[]> {
+  return Promise.all([startEntry('node', env), startEntry('node', env)]);
+}
+
+describe('DynamoDB shared by two services under a burst', () => {
+  let services: RunningEntry[];
+  beforeAll(async () => {
+    services = await twoServices(envFor(100));
+  });
+  afterAll(() => Promise.all(services.map((service) => service.stop())));
+
+  it('admits exactly the quota of 1,000 concurrent requests, from one address and from five, in every round', async () => {
+    const admitted: number[][] = [];
+    for (let round = 0; round < 2; round++) {
+      await awayFromWindowEdge(WINDOW, 15_000);
+      const one = await burstOn(services, 1000, [`198.51.100.${10 + round}`]);
+      expect(one.statuses, `round ${round}, one address`).toEqual({ 200: 100, 429: 900 });
+      expect(one.remainingAdmitted).toEqual(Array.from({ length: 100 }, (_, i) => 99 - i));
+      const five = await burstOn(
+        services,
+        1000,
+        Array.from({ length: 5 }, (_, i) => `203.0.113.${round * 10 + i + 1}`),
+      );
+      expect(five.statuses, `round ${round}, five addresses`).toEqual({ 200: 500, 429: 500 });
+      expect(Object.values(five.admittedBy)).toEqual([100, 100, 100, 100, 100]);
+      admitted.push([one.statuses[200]!, five.statuses[200]!]);
+    }
+    console.log(`DynamoDB admitted (one address of quota 100, five addresses of 100 each) per round: ${JSON.stringify(admitted)}`);
+    for (const service of services) {
+      expect(await healthOf(service)).toMatchObject({ status: 'ok', rateLimitStore: 'dynamodb' });
+      expect(service.output()).not.toContain('rate_limit_store_lost');
+    }
+  }, 120_000);
+
+  it('fails closed only while the table is down: a burst with it up refuses no one with a 503', async () => {
+    const closed = await twoServices(envFor(50, { RATE_LIMIT_FAIL: 'closed' }));
+    try {
+      await awayFromWindowEdge(WINDOW, 15_000);
+      const burst = await burstOn(closed, 300, ['198.51.100.30']);
+      expect(burst.statuses).toEqual({ 200: 50, 429: 250 });
+    } finally {
+      await Promise.all(closed.map((service) => service.stop()));
+    }
+  }, 60_000);
+});
+
+describe('DynamoDB lost mid-burst and back', () => {
+  let services: RunningEntry[];
+  beforeAll(async () => {
+    services = await twoServices(envFor(1_000_000));
+  });
+  afterAll(() => Promise.all(services.map((service) => service.stop())));
+
+  for (const fault of ['killed', 'frozen'] as const) {
+    it(`${fault}: no 5xx, health degraded within a second and back once, lost and regained logged once, exact after`, async () => {
+      await awayFromWindowEdge(WINDOW, 20_000);
+      const before = services.map((service) => service.output().length);
+      const load = steadyLoad(services, (n) => `192.0.2.${(n % 200) + 1}`);
+      await sleep(300);
+      const failedAt = Date.now();
+      if (fault === 'killed') await stopDynalite(dynalite);
+      else dynalite.kill('SIGSTOP');
+      for (const service of services) {
+        expect(await eventually(async () => (await healthOf(service)).status === 'degraded', 5_000, 50)).toBe(true);
+      }
+      // The first failed write is seen at once (killed) or at its deadline of one second (frozen).
+      expect(Date.now() - failedAt).toBeLessThan(fault === 'killed' ? 1_000 : 2_000);
+      await sleep(1_500);
+      if (fault === 'killed') dynalite = await startDynalite(port, path);
+      else dynalite.kill('SIGCONT');
+      for (const service of services) {
+        expect(await eventually(async () => (await healthOf(service)).status === 'ok', 10_000)).toBe(true);
+      }
+      await load.stop();
+      for (const [i, service] of services.entries()) expectOutageOnce(service.output().slice(before[i]));
+      // Counting in the table again, exactly: one new client across both services.
+      const after = await burstOn(services, 200, [fault === 'killed' ? '198.51.100.98' : '198.51.100.99']);
+      expect(after.statuses).toEqual({ 200: 200 });
+      expect(after.remainingAdmitted.at(-1)).toBe(1_000_000 - 200);
+    }, 60_000);
+  }
+});
+
+describe('DynamoDB misconfigured', () => {
+  it('refuses a table that does not exist before listening, in one line naming the variable, exit 1', async () => {
+    const { code, output } = await failedStart('node', envFor(5, { RATE_LIMIT_DYNAMODB_TABLE: 'no-such-table' }));
+    expect(code).toBe(1);
+    expect(output).toContain('Invalid configuration:\n  RATE_LIMIT_DYNAMODB_TABLE="no-such-table": no such table in us-east-1');
+    expect(output).not.toContain('Serving');
+    expect(output).not.toMatch(/^\s+at .+[:(]\d+/m);
+  });
+});
