@@ -58,3 +58,18 @@ export function expectOutageOnce(log: string): void {
   expect(regained, 'rate_limit_store_regained logged once').toHaveLength(1);
   expect(log.indexOf('rate_limit_store_lost')).toBeLessThan(log.indexOf('rate_limit_store_regained'));
 }
+
+/**
+ * A loopback port held by another server while `run` runs: a service started on it that refuses
+ * its configuration before listening says so, while one that listens first meets the busy port.
+ */
+export async function withBusyPort<T>(run: (port: number) => Promise<T>): Promise<T> {
+  const { createServer } = await import('node:net');
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    return await run((server.address() as { port: number }).port);
+  } finally {
+    await new Promise((resolve) => server.close(resolve));
+  }
+}

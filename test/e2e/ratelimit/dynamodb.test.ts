@@ -14,7 +14,7 @@ import { createTable, dynamoEnv, startDynalite, stopDynalite } from '../../suppo
 import { failedStart, startEntry, type RunningEntry } from '../../support/entries.ts';
 import { freePort, sleep } from '../../support/net.ts';
 import { awayFromWindowEdge, eventually, steadyLoad } from '../../support/ratelimit.ts';
-import { burstOn, expectOutageOnce, healthOf } from '../../support/store-burst.ts';
+import { burstOn, expectOutageOnce, healthOf, withBusyPort } from '../../support/store-burst.ts';
 
 const TABLE = 'product-discovery-ratelimit';
 const WINDOW = 3600;
@@ -128,10 +128,13 @@ describe('DynamoDB lost mid-burst and back', () => {
 
 describe('DynamoDB misconfigured', () => {
   it('refuses a table that does not exist before listening, in one line naming the variable, exit 1', async () => {
-    const { code, output } = await failedStart('node', envFor(5, { RATE_LIMIT_DYNAMODB_TABLE: 'no-such-table' }));
+    // On a port that is taken: a service that listened first would stop at the port instead.
+    const { code, output } = await withBusyPort((port) =>
+      failedStart('node', { ...envFor(5, { RATE_LIMIT_DYNAMODB_TABLE: 'no-such-table' }), PORT: String(port) }),
+    );
     expect(code).toBe(1);
     expect(output).toContain('Invalid configuration:\n  RATE_LIMIT_DYNAMODB_TABLE="no-such-table": no such table in us-east-1');
-    expect(output).not.toContain('Serving');
+    expect(output).not.toContain('Cannot listen');
     expect(output).not.toMatch(/^\s+at .+[:(]\d+/m);
   });
 });
