@@ -4,6 +4,7 @@ import type { LogEntry } from '../../src/util/log.ts';
 import { jsonLinesLogger } from '../../src/util/log.ts';
 import type { CounterStore } from '../../src/ratelimit/store.ts';
 import { closeHandlers, makeHandler, send } from '../support/handler.ts';
+import { eventually } from '../support/ratelimit.ts';
 
 function collector() {
   const lines: LogEntry[] = [];
@@ -48,7 +49,9 @@ describe('logging', () => {
       await burst();
       await burst();
       set(true);
+      // A probe write, once a second while the store is down, finds it back.
       await burst();
+      expect(await eventually(async () => events('rate_limit_store_regained').length > 0, 3_000, 50)).toBe(true);
       await burst();
       expect(events('rate_limit_store_lost')).toEqual([
         expect.objectContaining({ level: 'warn', failPolicy: fail, store: 'redis', reason: expect.stringContaining('connection refused') }),
