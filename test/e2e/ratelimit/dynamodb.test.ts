@@ -126,6 +126,27 @@ describe('DynamoDB lost mid-burst and back', () => {
   }
 });
 
+describe('DynamoDB down, failing open with a share of 0.5 on two services', () => {
+  let services: RunningEntry[];
+  beforeAll(async () => {
+    services = await twoServices(envFor(100, { RATE_LIMIT_FAIL_OPEN_SHARE: '0.5' }));
+  });
+  afterAll(async () => {
+    await Promise.all(services.map((service) => service.stop()));
+    dynalite = await startDynalite(port, path);
+  });
+
+  it('admits at most the quota between them (2 x 0.5 x 100) of 1,000 concurrent requests, each instance its half', async () => {
+    await awayFromWindowEdge(WINDOW, 15_000);
+    await stopDynalite(dynalite);
+    const burst = await burstOn(services, 1000, ['198.51.100.120']);
+    expect(burst.statuses).toEqual({ 200: 100, 429: 900 });
+    // Each instance says what it enforces: its own half, counted down from 49.
+    expect(burst.remainingAdmitted).toEqual(Array.from({ length: 100 }, (_, i) => 49 - Math.floor(i / 2)));
+    for (const service of services) expect((await healthOf(service)).status).toBe('degraded');
+  }, 60_000);
+});
+
 describe('DynamoDB misconfigured', () => {
   it('refuses a table that does not exist before listening, in one line naming the variable, exit 1', async () => {
     // On a port that is taken: a service that listened first would stop at the port instead.
