@@ -119,9 +119,9 @@ export class Limiter {
     }
     // The memory store answers at once: no promise, no extra turn of the event loop per request.
     if (typeof pending === 'number') return this.#state(pending, windowStart, now, false, quota);
-    return outage.waitFor<RateLimitState>(
-      pending.then((count) => this.#state(count, windowStart, now, false, quota)),
-      (state) => state,
+    return outage.waitFor(
+      pending,
+      (count) => this.#state(count, windowStart, now, false, quota),
       (error) => this.#failed(error, key, windowStart, now, counts, generation, quota),
       () => this.#inMemory(key, windowStart, now, counts, quota),
     );

@@ -70,7 +70,7 @@ export class Outage {
    * Waits for `call` unless the store is lost meanwhile: `released` answers at once then, so that no
    * request waits out a store already known down.
    */
-  waitFor<T>(call: Promise<T>, settled: (value: T) => T, failed: (error: Error) => T, released: () => T): Promise<T> {
+  waitFor<V, T>(call: Promise<V>, settled: (value: V) => T, failed: (error: Error) => T, released: () => T): Promise<T> {
     return new Promise<T>((resolve) => {
       let done = false;
       const release = () => {

@@ -136,6 +136,29 @@ describe('Limiter', () => {
     limiter.close();
   });
 
+  it("stays down while reads answer and writes fail (a KV file behind another process's write lock)", async () => {
+    const store = new FlakyStore();
+    const log: string[] = [];
+    const limiter = new Limiter({
+      quota: 5,
+      windowSeconds: 60,
+      fail: 'open',
+      store,
+      probeEveryMs: 0,
+      logger: (entry) => log.push(entry.event),
+    });
+    store.increment = () => Promise.reject(new Error('database is locked'));
+    await limiter.hit('client', NOW);
+    for (let i = 0; i < 10; i++) {
+      await limiter.peek('client', NOW);
+      await limiter.hit('client', NOW);
+      await sleep(1);
+    }
+    expect(limiter.health().failure).toMatch(/database is locked/);
+    expect(log).toEqual(['rate_limit_store_lost']);
+    limiter.close();
+  });
+
   it('fails open with each instance admitting its share of the quota while the store is down', async () => {
     const store = new FlakyStore();
     store.down = true;
