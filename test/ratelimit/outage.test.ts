@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Outage } from '../../src/ratelimit/outage.ts';
-import { sleep } from '../support/ratelimit.ts';
+import { sleep } from '../support/net.ts';
 
 /** An outage whose probe writes succeed while `up`, and the changes it reported. */
 function watched(probeEveryMs = 20) {
