@@ -3,6 +3,7 @@
  * check of them: how many were admitted (per client), each admitted request's own remaining count,
  * health, and an outage logged once.
  */
+import { get } from 'node:http';
 import { expect } from 'vitest';
 
 export interface Served {
@@ -19,6 +20,19 @@ export interface BurstResult {
 }
 
 /**
+ * One GET on a connection of its own, closed after it: a burst never reuses an idle connection the
+ * server is closing (its keep-alive timeout), which would fail the request before it is sent.
+ */
+function getOnce(url: string, headers: Record<string, string>): Promise<{ status: number; remaining: number }> {
+  return new Promise((resolve, reject) => {
+    get(url, { headers, agent: false }, (response) => {
+      response.resume();
+      response.on('end', () => resolve({ status: response.statusCode!, remaining: Number(response.headers['x-ratelimit-remaining']) }));
+    }).on('error', reject);
+  });
+}
+
+/**
  * `count` concurrent GET /api/v1 requests, spread round-robin over the services and the client
  * addresses (X-Forwarded-For, behind TRUST_PROXY_HOPS=1). Every request must be answered.
  */
@@ -27,9 +41,7 @@ export async function burstOn(services: readonly Served[], count: number, addres
     Array.from({ length: count }, async (_, i) => {
       const address = addresses[i % addresses.length]!;
       const service = services[Math.floor(i / addresses.length) % services.length]!;
-      const response = await fetch(`${service.url}/api/v1`, { headers: { 'x-forwarded-for': address } });
-      await response.arrayBuffer();
-      return { address, status: response.status, remaining: Number(response.headers.get('x-ratelimit-remaining')) };
+      return { address, ...(await getOnce(`${service.url}/api/v1`, { 'x-forwarded-for': address })) };
     }),
   );
   const statuses: Record<number, number> = {};
