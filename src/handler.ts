@@ -129,7 +129,7 @@ export async function createHandler(options: HandlerOptions): Promise<Handler> {
     accessLog: options.accessLog ?? false,
   });
 
-  async function answer(request: Request, { clientAddress, requestId }: RequestInfo, observed: Observation): Promise<Response> {
+  async function answer(request: Request, { clientAddress, requestId, malformed }: RequestInfo, observed: Observation): Promise<Response> {
     const { method } = request;
     const path = pathOf(request.url);
     const target = surface.targetOf(path);
@@ -159,8 +159,11 @@ export async function createHandler(options: HandlerOptions): Promise<Handler> {
         return problem(request, target, code, limits, members);
       }
 
+      if (malformed?.code === 'bad_request') return problem(request, target, 'bad_request', limits, { detail: malformed.detail });
       const { route } = target;
       if (!route) return problem(request, target, 'api_route_not_found', limits);
+      // A method no Request can carry (TRACE, CONNECT), which the entry could not pass on.
+      if (malformed) return problem(request, target, malformed.code, limits, { detail: malformed.detail });
       if (method === 'OPTIONS') {
         // A browser may call /mcp only from an allowed origin: its preflight is refused too.
         const refused = route.answer === 'mcp' ? originRefusal(request, mcp.allowedOrigins) : undefined;
@@ -172,7 +175,8 @@ export async function createHandler(options: HandlerOptions): Promise<Handler> {
       if (route.answer === 'asset') return respond(request, await surface.asset(path), limits);
       if (route.answer === 'mcp') {
         const answered = await surface.mcp(request, target.headers, limits, observed);
-        return typeof answered === 'string' ? problem(request, target, answered, limits) : answered;
+        if (!('refused' in answered)) return answered;
+        return problem(request, target, answered.refused, limits, answered.detail === undefined ? undefined : { detail: answered.detail });
       }
       const document = target.document!();
       return respond(request, document instanceof Promise ? await document : document, limits);

@@ -6,6 +6,8 @@ import * as v from 'valibot';
 import { toJsonSchemaDefs } from '@valibot/to-json-schema';
 import { describeTools, mcpMarkdown } from '../docs/mcp-markdown.ts';
 import { carriedHeaders, headerComponents, type AnswerKind } from '../http/headers.ts';
+import { BODY_CUT_OFF, BODY_DEADLINE_MS } from '../http/body.ts';
+import { tooLargeDetail } from '../mcp/gate.ts';
 import { listedPrompts } from '../mcp/prompts.ts';
 import { resourceInfos } from '../mcp/resources.ts';
 import { JsonRpcBatch, JsonRpcBatchResponse, JsonRpcMessage, JsonRpcResponse, MAX_BATCH_MESSAGES } from '../mcp/schemas.ts';
@@ -174,18 +176,16 @@ function mcpGuide({ base, facts }: BuildContext): string {
 function mcpOperations(route: Route, context: BuildContext) {
   const { mcp } = context;
   const refusals = Object.fromEntries(
-    (route.refusals ?? []).map((code) => {
-      const { status, detail } = problemDescription(code);
-      return [
-        String(status),
-        problem(
-          route.path,
-          code,
-          code === 'payload_too_large' ? `The body is larger than ${mcp.maxBodyBytes} bytes.` : detail,
-          context.base,
-        ),
-      ];
-    }),
+    // The 400 is the JSON-RPC error's, which the bad_request problem joins below.
+    (route.refusals ?? [])
+      .filter((code) => code !== 'bad_request')
+      .map((code) => {
+        const { status, detail } = problemDescription(code);
+        return [
+          String(status),
+          problem(route.path, code, code === 'payload_too_large' ? tooLargeDetail(mcp.maxBodyBytes) : detail, context.base),
+        ];
+      }),
   );
   return {
     post: {
@@ -222,9 +222,16 @@ function mcpOperations(route: Route, context: BuildContext) {
         '400': {
           description:
             'A malformed MCP request, answered as a JSON-RPC error: not JSON (-32700); a batch under a revision without batches, ' +
-            `an empty batch or one over ${MAX_BATCH_MESSAGES} (-32600, id null); an unsupported revision (the supported ones listed).`,
+            `an empty batch or one over ${MAX_BATCH_MESSAGES} (-32600, id null); an unsupported revision (the supported ones listed). ` +
+            `A body the client cut off, or one still arriving after ${BODY_DEADLINE_MS / 1000} s, is refused with the bad_request problem instead.`,
           headers: headersOf(route.path, 'mcpError'),
-          content: { [route.mediaType]: { schema: ref(route.body) } },
+          content: {
+            [route.mediaType]: { schema: ref(route.body) },
+            'application/problem+json': {
+              schema: ref(answers.Problem),
+              example: problemBody(context.base, 'bad_request', { detail: BODY_CUT_OFF }),
+            },
+          },
         },
         ...refusals,
         ...commonRefusals(route),

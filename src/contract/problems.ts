@@ -13,6 +13,13 @@ interface ProblemDefinition {
 }
 
 const DEFINITIONS: Record<ProblemCode, ProblemDefinition> = {
+  bad_request: {
+    status: 400,
+    title: 'Bad request',
+    description: 'The request could not be read as an HTTP request this service takes.',
+    detail: 'The request is malformed.',
+    resolution: 'Send a well-formed HTTP request; detail says what was wrong with this one.',
+  },
   api_route_not_found: {
     status: 404,
     title: 'API route not found',

@@ -73,6 +73,7 @@ export const PROBLEM_CODES = [
   'rate_limited',
   'internal_error',
   'service_unavailable',
+  'bad_request',
 ] as const;
 export const ProblemCode = v.picklist(PROBLEM_CODES);
 

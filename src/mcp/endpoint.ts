@@ -9,7 +9,7 @@ import { mergeHeaders, type HeaderRecord, type PathHeaders } from '../http/heade
 import type { Product } from '../facts/schema.ts';
 import type { Observation } from '../telemetry/index.ts';
 import { serveBatch } from './batch.ts';
-import { vet, type McpRefusal } from './gate.ts';
+import { vet, type Refused } from './gate.ts';
 import { ReplayCache } from './replay.ts';
 import type { McpResource } from './resources.ts';
 import type { McpEndpoint, ServerInfo } from './server.ts';
@@ -31,7 +31,7 @@ export type McpHttpEndpoint = (
   headers: PathHeaders,
   limits: HeaderRecord,
   observed: Observation,
-) => Promise<Response | McpRefusal>;
+) => Promise<Response | Refused>;
 
 export function createMcpHttpEndpoint(
   facts: Product,
@@ -80,7 +80,7 @@ export function createMcpHttpEndpoint(
   return async (request, headers, limits, observed) => {
     // A refusal is answered as a problem, which reads what is left of the body first (see http.ts).
     const vetted = await vet(request, { allowedOrigins, maxBodyBytes });
-    if (typeof vetted === 'string') return vetted;
+    if ('refused' in vetted) return vetted;
     const { body, forwarded } = vetted;
     // Every answer's headers, and no-store on an error (status 400 or more), added to the SDK's own.
     const serviceHeaders = (status: number) => mergeHeaders(status >= 400 ? headers.mcpError : headers.mcp, limits);

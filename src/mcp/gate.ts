@@ -1,16 +1,17 @@
 /**
  * @module The HTTP rules in front of the MCP SDK: the Origin allowlist, a lenient Accept, JSON-only
  * bodies of bounded size, and the request rebuilt as the SDK takes it. Every refusal of the MCP
- * endpoint at the HTTP level is declared and produced here; the OpenAPI document lists the same.
+ * endpoint at the HTTP level is declared and produced here (the body read by src/http/body.ts); the OpenAPI document lists the same.
  */
 import { originAllowed } from '../http/cors.ts';
 import { admitsJson, isJsonMediaType } from '../http/negotiation.ts';
 import type { ProblemCode } from '../contract/schemas.ts';
-import { discard } from '../http/prepared.ts';
+import { readBody } from '../http/body.ts';
 import type { McpOptions } from './endpoint.ts';
 
 /** The problems /mcp answers before the SDK sees a request (the rate limit's aside). */
 export const MCP_REFUSALS = [
+  'bad_request',
   'origin_not_allowed',
   'not_acceptable',
   'payload_too_large',
@@ -38,50 +39,28 @@ export interface Vetted {
   forwarded: Request;
 }
 
+/** A refusal, with a `detail` of its own where the fixed one does not say enough. */
+export interface Refused {
+  refused: McpRefusal;
+  detail?: string;
+}
+
+/** The 413's detail: the limit itself, as the OpenAPI document states it. */
+export const tooLargeDetail = (maxBodyBytes: number) => `The body is larger than ${maxBodyBytes} bytes.`;
+
 /** Applies every rule to one POST: the request as the SDK takes it, or the refusal it earns. */
 export async function vet(
   request: Request,
   { allowedOrigins, maxBodyBytes }: Pick<McpOptions, 'allowedOrigins' | 'maxBodyBytes'>,
-): Promise<Vetted | McpRefusal> {
+): Promise<Vetted | Refused> {
   const refused = refusalOf(request, allowedOrigins);
-  if (refused) return refused;
-  const text = await readBounded(request, maxBodyBytes);
-  if (text === undefined) return 'payload_too_large';
+  if (refused) return { refused };
+  const read = await readBody(request, maxBodyBytes);
+  if ('refused' in read)
+    return read.refused === 'payload_too_large' ? { refused: read.refused, detail: tooLargeDetail(maxBodyBytes) } : read;
+  const text = new TextDecoder().decode(read.bytes);
   const body = parseBody(text);
   return { body, forwarded: forSdk(request, text, body) };
-}
-
-/** Reads at most `limit` bytes; a longer body is refused (undefined) without being buffered whole. */
-export async function readBounded(request: Request, limit: number): Promise<string | undefined> {
-  const declared = request.headers.get('content-length');
-  if (declared !== null && Number(declared) <= limit) {
-    // The server enforces a declared length; reading it whole avoids a stream on Node's adapter.
-    return request.text();
-  }
-  if (!request.body) return '';
-  // Declared too long: refused unread, and the problem answer reads what it can of it first.
-  if (declared !== null) return undefined;
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  const reader = request.body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      reader.releaseLock();
-      await discard(request.body, size);
-      return undefined;
-    }
-    chunks.push(value);
-  }
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return new TextDecoder().decode(bytes);
 }
 
 /** The Accept the SDK's 2025 transport insists on; the answer is JSON either way. */

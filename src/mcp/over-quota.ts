@@ -90,7 +90,7 @@ export async function answerOverQuota(
   headers: HeaderRecord,
 ): Promise<Response | undefined> {
   const vetted = await vet(request, options);
-  if (typeof vetted === 'string') return undefined;
+  if ('refused' in vetted) return undefined;
   const answer = overQuotaBody(revisionOf(request), vetted.body, wait);
   if (answer === undefined) return undefined;
   // Refused like a 429, so never kept by a cache.

@@ -67,7 +67,12 @@ export class ReplayCache {
     for (const name of headers.keys()) if (name.startsWith('mcp-param-')) return undefined;
     let key = '';
     for (const name of KEY_HEADERS) key += `${headers.get(name) ?? '\u0000'}\n`;
-    return key + JSON.stringify({ ...body, id: null });
+    try {
+      return key + JSON.stringify({ ...body, id: null });
+    } catch {
+      // Nested deeper than the stack lets JSON.stringify go (about 5,000 levels on Node): not kept.
+      return undefined;
+    }
   }
 
   /** The kept answer for `key` with the request's id, carrying `serviceHeaders` besides the SDK's. */

@@ -12,6 +12,12 @@ export interface RequestInfo {
   clientAddress?: string;
   /** Names the request in its log lines and in a 500 problem's `instance`; a fresh UUID when absent. */
   requestId?: string;
+  /**
+   * Set by an entry that could not turn what it received into a Request (a malformed Lambda event):
+   * the request passed stands in for it (its path when readable, GET, no body) and is answered with
+   * this problem, counted and with every header as any other answer.
+   */
+  malformed?: { code: 'bad_request' | 'method_not_allowed'; detail: string };
 }
 
 type Serve = (request: Request, info: RequestInfo, observed: Observation) => Promise<Response>;

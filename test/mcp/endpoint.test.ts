@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { unobserved } from '../../src/telemetry/index.ts';
 import { createMcpHttpEndpoint } from '../../src/mcp/endpoint.ts';
 import { MCP_HEADERS, sampleFacts } from '../support/handler.ts';
-import { ERAS, frame, TOOL_NAMES } from '../support/mcp.ts';
+import { ERAS, expectJsonRpcAnswer, frame, nestedRequests, TOOL_NAMES } from '../support/mcp.ts';
 
 const URL_ = 'https://api.example.com/mcp';
 const endpoint = createMcpHttpEndpoint(
@@ -18,7 +18,7 @@ type Outcome = { refused: string } | { response: Response };
 async function post(headers: Record<string, string>, body: BodyInit): Promise<Outcome> {
   const request = new Request(URL_, { method: 'POST', headers, body, duplex: 'half' } as RequestInit);
   const answer = await endpoint(request, MCP_HEADERS, {}, unobserved(request));
-  return typeof answer === 'string' ? { refused: answer } : { response: answer };
+  return 'refused' in answer ? { refused: answer.refused } : { response: answer };
 }
 
 const refused = (outcome: Outcome) => ('refused' in outcome ? outcome.refused : undefined);
@@ -64,5 +64,29 @@ describe.each(ERAS)('the MCP endpoint over HTTP (%s framing)', (era) => {
     const response = (outcome as { response: Response }).response;
     expect(response.status).toBe(400);
     expect((await response.json()).error.code).toBe(-32700);
+  });
+});
+
+describe('JSON nested as deep as a body within the limit allows', () => {
+  const roomy = createMcpHttpEndpoint(
+    sampleFacts(),
+    { name: 'test', version: '1.0.0' },
+    [],
+    { allowedOrigins: [], maxBodyBytes: 65_536 },
+    'https://api.example.com',
+  );
+
+  it.each(ERAS)('gets a JSON-RPC answer, never a 500 (%s framing; 5,000 and 30,000 levels)', async (era) => {
+    for (const depth of [5_000, 30_000]) {
+      for (const { name, id, headers, body } of nestedRequests(era, depth)) {
+        expect(JSON.parse(body).jsonrpc, name).toBe('2.0');
+        for (let round = 0; round < 2; round++) {
+          const request = new Request(URL_, { method: 'POST', headers, body });
+          const answer = await roomy(request, MCP_HEADERS, {}, unobserved(request));
+          if ('refused' in answer) throw new Error(`${name}: refused ${answer.refused}`);
+          expectJsonRpcAnswer(answer.status, answer.headers.get('content-type'), await answer.text(), id);
+        }
+      }
+    }
   });
 });

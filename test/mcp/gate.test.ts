@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { forSdk, MCP_REFUSALS, originRefusal, parseBody, readBounded, refusalOf, vet, type Vetted } from '../../src/mcp/gate.ts';
+import { forSdk, MCP_REFUSALS, originRefusal, parseBody, refusalOf, vet, type Vetted } from '../../src/mcp/gate.ts';
 import { ROUTES } from '../../src/routes.ts';
 
 const URL_ = 'https://api.example.com/mcp';
@@ -34,21 +34,6 @@ describe('refusalOf', () => {
   });
 });
 
-describe('readBounded', () => {
-  const text = 'x'.repeat(100);
-
-  it('reads a body up to the limit, declared or streamed', async () => {
-    expect(await readBounded(request(JSON_HEADERS, text), 100)).toBe(text);
-    expect(await readBounded(request(JSON_HEADERS, new Blob([text]).stream()), 100)).toBe(text);
-    expect(await readBounded(request(JSON_HEADERS), 100)).toBe('');
-  });
-
-  it('refuses a body over the limit, declared or streamed', async () => {
-    expect(await readBounded(request(JSON_HEADERS, text), 99)).toBeUndefined();
-    expect(await readBounded(request(JSON_HEADERS, new Blob([text]).stream()), 99)).toBeUndefined();
-  });
-});
-
 describe('parseBody and forSdk', () => {
   it('parses JSON and leaves anything else for the SDK to reject', () => {
     expect(parseBody('{"a":1}')).toEqual({ a: 1 });
@@ -72,13 +57,19 @@ describe('vet', () => {
   const rules = { allowedOrigins: ['https://app.example.com'], maxBodyBytes: 16 };
 
   it("gives every refusal of MCP_REFUSALS, the body limit's included, and nothing else", async () => {
+    const cutOff = new ReadableStream({
+      start: (controller) => (controller.enqueue(new TextEncoder().encode('{')), controller.error(new Error('gone'))),
+    });
     const refusals = await Promise.all([
+      vet(request(JSON_HEADERS, cutOff), rules),
       vet(request({ ...JSON_HEADERS, origin: 'https://evil.example' }, '{}'), rules),
       vet(request({ ...JSON_HEADERS, accept: 'text/html' }, '{}'), rules),
       vet(request(JSON_HEADERS, JSON.stringify({ padding: 'x'.repeat(16) })), rules),
       vet(request({ 'content-type': 'text/plain' }, '{}'), rules),
     ]);
-    expect(refusals).toEqual([...MCP_REFUSALS]);
+    expect(refusals.map((refusal) => 'refused' in refusal && refusal.refused)).toEqual([...MCP_REFUSALS]);
+    // The 413 names the limit.
+    expect(refusals[3]).toEqual({ refused: 'payload_too_large', detail: 'The body is larger than 16 bytes.' });
     // The route table declares the same refusals for /mcp, so the OpenAPI document lists them.
     expect(ROUTES.find((route) => route.answer === 'mcp')?.refusals).toEqual(MCP_REFUSALS);
   });

@@ -47,7 +47,7 @@ async function post(
 ): Promise<Response> {
   const request = new Request('https://api.example.com/mcp', { method: 'POST', headers, body });
   const response = await served(request, MCP_HEADERS, limits, unobserved(request));
-  if (typeof response === 'string') throw new Error(`refused: ${response}`);
+  if ('refused' in response) throw new Error(`refused: ${response.refused}`);
   return response;
 }
 

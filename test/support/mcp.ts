@@ -169,3 +169,38 @@ export async function expectStillServing(base: string) {
     expect(answer.json.result.structuredContent.startOptions.length).toBeGreaterThan(0);
   }
 }
+
+/** An array nested `depth` levels deep, as JSON text (JSON.stringify of such a value overflows Node's stack). */
+export const nestedArrayText = (depth: number) => '['.repeat(depth) + ']'.repeat(depth);
+
+/**
+ * Requests any client may send whose params hold an array nested 5,000 levels deep (about 10 KB):
+ * in `params._meta`, and in a tool's arguments. Each must get a JSON-RPC answer, never a 500.
+ */
+export function nestedRequests(era: Era, depth = 5_000): { name: string; id: number; headers: Record<string, string>; body: string }[] {
+  const nested = nestedArrayText(depth);
+  const list = frame(era, 'tools/list');
+  const meta = list.body.includes('"_meta":{')
+    ? list.body.replace('"_meta":{', `"_meta":{"nested":${nested},`)
+    : list.body.replace('"params":{}', `"params":{"_meta":{"nested":${nested}}}`);
+  const call = frame(era, 'tools/call', { name: 'search', arguments: { query: '\u0000' } });
+  return [
+    { name: 'tools/list, nested in _meta', id: JSON.parse(list.body).id, headers: list.headers, body: meta },
+    {
+      name: 'tools/call, nested in arguments',
+      id: JSON.parse(call.body).id,
+      headers: call.headers,
+      body: call.body.replace('"\\u0000"', nested),
+    },
+  ];
+}
+
+/** A JSON-RPC answer to request `id` (a result or an error), as a nested request must get. */
+export function expectJsonRpcAnswer(status: number, contentType: string | null, text: string, id: number) {
+  expect(status, text).toBeLessThan(500);
+  expect(contentType ?? '').toMatch(/^application\/json\b/);
+  const answer = JSON.parse(text);
+  expect(answer.jsonrpc).toBe('2.0');
+  expect(answer.result ?? answer.error).toBeDefined();
+  if (answer.result) expect(answer.id).toBe(id);
+}

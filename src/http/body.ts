@@ -1,0 +1,61 @@
+/**
+ * @module The one rule for reading a request body, on every way in: by the bytes that arrive, never
+ * by the declared Content-Length (which a platform in front may not enforce), at most `limit` of them,
+ * and within a deadline. A body over the limit is refused whatever its Content-Length says; a body cut
+ * off by the client, or still arriving at the deadline, is a bad request, not a failure of the service.
+ */
+import { discard } from './prepared.ts';
+
+/** How long a body may take to arrive: Node's own server gives a whole request 10 s (src/entry/node.ts). */
+export const BODY_DEADLINE_MS = 10_000;
+
+export type BodyRead =
+  | { bytes: Uint8Array<ArrayBuffer> }
+  | { refused: 'payload_too_large' }
+  /** The body was cut off by the client or did not arrive in time; `detail` says which. */
+  | { refused: 'bad_request'; detail: string };
+
+export const BODY_CUT_OFF = 'The request body ended before it was complete (the client closed the connection).';
+export const bodyTooSlow = (deadlineMs: number) => `The request body did not arrive within ${deadlineMs / 1000} s.`;
+
+/** Reads the body of `request`: at most `limit` bytes, within `deadlineMs`. */
+export async function readBody(request: Request, limit: number, deadlineMs = BODY_DEADLINE_MS): Promise<BodyRead> {
+  const body = request.body;
+  if (!body) return { bytes: new Uint8Array(0) };
+  const reader = body.getReader();
+  let late = false;
+  const timer = setTimeout(() => {
+    late = true;
+    reader.cancel().catch(() => {});
+  }, deadlineMs);
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (late) return { refused: 'bad_request', detail: bodyTooSlow(deadlineMs) };
+      if (done) break;
+      size += value.byteLength;
+      if (size > limit) {
+        clearTimeout(timer);
+        reader.releaseLock();
+        // Read and dropped (up to a bound) so the client reads the 413 rather than a reset.
+        await discard(body, size);
+        return { refused: 'payload_too_large' };
+      }
+      chunks.push(value);
+    }
+  } catch {
+    return { refused: 'bad_request', detail: late ? bodyTooSlow(deadlineMs) : BODY_CUT_OFF };
+  } finally {
+    clearTimeout(timer);
+  }
+  if (chunks.length === 1) return { bytes: chunks[0] as Uint8Array<ArrayBuffer> };
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return { bytes };
+}
