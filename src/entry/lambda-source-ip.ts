@@ -14,7 +14,10 @@ export interface LambdaEvent {
 export function sourceIp(event: LambdaEvent): string | undefined {
   const context = event.requestContext;
   if (!context) return undefined;
-  if (!('elb' in context)) return context.http?.sourceIp ?? context.identity?.sourceIp;
+  if (!('elb' in context)) {
+    const ip = context.http?.sourceIp ?? context.identity?.sourceIp;
+    return typeof ip === 'string' ? ip : undefined;
+  }
   // With multi-value headers turned on, the balancer sends only `multiValueHeaders`.
   const forwarded = headerValues(event.multiValueHeaders ?? event.headers).join(',');
   return forwarded
