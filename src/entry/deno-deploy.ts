@@ -11,7 +11,8 @@ const handler = platformHandler(Deno.env.toObject(), denoDeploy(listening));
 
 export default {
   async fetch(request, info) {
-    return (await handler)(request, { clientAddress: (info.remoteAddr as Deno.NetAddr).hostname });
+    // `info` is absent when the export is called directly rather than by `deno serve`.
+    return (await handler)(request, { clientAddress: (info?.remoteAddr as Deno.NetAddr | undefined)?.hostname });
   },
   // The start line, naming the product, is printed once the handler is made (platform.ts).
   onListen(addr) {

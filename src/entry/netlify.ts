@@ -14,6 +14,8 @@ export interface NetlifyContext {
   ip: string;
 }
 
-export default (request: Request, context: NetlifyContext): Promise<Response> => handler(request, { clientAddress: context.ip });
+/** Called without its context (another function calling it, a test), it serves with no client address. */
+export default (request: Request, context?: NetlifyContext): Promise<Response> =>
+  handler(request, { clientAddress: typeof context?.ip === 'string' ? context.ip : undefined });
 
 export const config = { path: servedPaths() };

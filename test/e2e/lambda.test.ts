@@ -15,7 +15,7 @@ import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../support/net.ts';
 import { ROOT } from '../support/entries.ts';
-import { frame, TOOL_NAMES } from '../support/mcp.ts';
+import { ERAS, expectJsonRpcAnswer, frame, nestedRequests, TOOL_NAMES } from '../support/mcp.ts';
 import { checkNetworkPolicies, eventually, POLICY_ENV } from '../support/ratelimit.ts';
 import { createTable, startDynalite, stopDynalite } from '../support/dynamodb.ts';
 
@@ -110,10 +110,15 @@ class Instance {
   }
 
   invoke(shape: Shape, call: Call): Promise<Result> {
+    return this.invokeWith(eventOf(shape, call));
+  }
+
+  /** Invokes the handler with any event, malformed ones included. */
+  invokeWith(event: unknown): Promise<Result> {
     const id = this.#next++;
     return new Promise((resolve) => {
       this.#waiting.set(id, resolve);
-      this.child.stdin!.write(`${JSON.stringify({ id, event: eventOf(shape, call) })}\n`);
+      this.child.stdin!.write(`${JSON.stringify({ id, event })}\n`);
     });
   }
 
@@ -206,6 +211,32 @@ describe('the Lambda handler with the documented event shapes', () => {
         headers: { 'x-forwarded-for': client },
       });
       expect(remaining(other), shape).toBe('99');
+    }
+  });
+
+  it('answers malformed events with the 400 bad_request problem, with every header, and writes no stack trace', async () => {
+    const bad = fixture('function-url');
+    bad.requestContext.http = null;
+    const notBase64 = { ...eventOf('api-gateway-v2', { method: 'POST', path: '/mcp', body: '{}' }), body: '%%%' };
+    for (const event of [null, 'GET /', 42, bad, notBase64]) {
+      const result = await lambda.invokeWith(event);
+      const headers = headersOf(result);
+      expect(result.statusCode, JSON.stringify(event)).toBe(400);
+      expect(headers['content-type']).toMatch(/^application\/problem\+json/);
+      expect(headers['x-content-type-options']).toBe('nosniff');
+      expect(headers.link).toContain(`<${BASE}/openapi.json>`);
+      expect(headers['x-ratelimit-limit']).toBe('100');
+      expect(JSON.parse(bodyOf(result).toString())).toMatchObject({ code: 'bad_request' });
+    }
+    expect(lambda.output).not.toMatch(/^\s+at .+[:(]\d+/m);
+  });
+
+  it.each(SHAPES)('gives JSON nested 5,000 deep in an MCP request a JSON-RPC answer (%s)', async (shape) => {
+    for (const era of ERAS) {
+      for (const { id, headers, body } of nestedRequests(era)) {
+        const result = await lambda.invoke(shape, { method: 'POST', path: '/mcp', headers, body });
+        expectJsonRpcAnswer(result.statusCode, headersOf(result)['content-type'] ?? null, bodyOf(result).toString(), id);
+      }
     }
   });
 
