@@ -238,6 +238,9 @@ function rootCause(error: unknown): Failure {
   return found ?? {};
 }
 
+/** OpenSSL's own text (`80...:error:0A00010B:SSL routines:...:wrong version number:file:line:`) cut to its reason, on one line. */
+const openSslReason = (message: string) => /SSL routines:[^:]*:([^:]+)/.exec(message)?.[1] ?? message.split('\n')[0]!.trim();
+
 /** Why a request to `url` got no answer, in one line with what to check. */
 export function unreachable(error: unknown, url: URL): string {
   const { name, code = '', message = '' } = rootCause(error);
@@ -253,8 +256,11 @@ export function unreachable(error: unknown, url: URL): string {
       return `the name ${JSON.stringify(host)} could not be resolved now (DNS, EAI_AGAIN); check the network and retry`;
     case ['UND_ERR_CONNECT_TIMEOUT', 'ETIMEDOUT'].includes(code) || name === 'TimeoutError' || name === 'AbortError':
       return `no answer from ${where} in time (timeout); check the address, the port and any firewall between`;
+    // OpenSSL's reading of a plain-HTTP answer where a TLS record was due.
+    case code === 'ERR_SSL_WRONG_VERSION_NUMBER' || /wrong version number|packet length too long|http request/i.test(message):
+      return `${where} does not speak TLS (a plain-HTTP port?); use http://${url.host} for a service without TLS, or the port that serves https`;
     case tls || /certificate|TLS|SSL/i.test(message):
-      return `TLS failure (${code || name}: ${message}); check the certificate, or use http:// for a service without TLS`;
+      return `TLS failure (${code || name}: ${openSslReason(message)}); check the certificate, or use http:// for a service without TLS`;
     case code === 'ECONNRESET' || code === 'UND_ERR_SOCKET':
       return `the connection was closed before an answer (${code}); check that ${where} speaks HTTP`;
     case code === 'EHOSTUNREACH' || code === 'ENETUNREACH':

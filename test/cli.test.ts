@@ -206,6 +206,21 @@ describe("why verify cannot reach a deployment, from fetch's error", () => {
       /^TLS failure \(ERR_TLS_CERT_ALTNAME_INVALID: /,
     ],
     [coded('ECONNRESET'), /^the connection was closed before an answer \(ECONNRESET\)/],
+    [
+      // What Node's OpenSSL says of a plain-HTTP answer to https://, seen against a local server.
+      coded(
+        'ERR_SSL_WRONG_VERSION_NUMBER',
+        '809C050F997F0000:error:0A00010B:SSL routines:ssl3_get_record:wrong version number:../deps/openssl/openssl/ssl/record/ssl3_record.c:350:\n',
+      ),
+      /^api\.example\.com port 443 does not speak TLS \(a plain-HTTP port\?\); use http:\/\/api\.example\.com for a service without TLS[^\n]*$/,
+    ],
+    [
+      coded(
+        'ERR_SSL_SSLV3_ALERT_HANDSHAKE_FAILURE',
+        '80:error:0A000410:SSL routines:ssl3_read_bytes:sslv3 alert handshake failure:ssl.c:1:\n',
+      ),
+      /^TLS failure \(ERR_SSL_SSLV3_ALERT_HANDSHAKE_FAILURE: sslv3 alert handshake failure\); check the certificate[^\n]*$/,
+    ],
   ])('%s', (cause, reason) => {
     expect(unreachable(failed(cause), url)).toMatch(reason);
   });

@@ -38,6 +38,21 @@ export function buildServerJson(base: string, facts: Product, version: string): 
 }
 
 /**
+ * A warning when `base` names this machine (localhost, 127.0.0.0/8, ::1, or the unspecified address),
+ * which no registry client can reach: the server would be listed under a `localhost/...` name.
+ */
+export function loopbackWarning(base: string): string | undefined {
+  const host = new URL(base).hostname.toLowerCase();
+  const loopback =
+    host === 'localhost' || host.endsWith('.localhost') || /^127\.\d+\.\d+\.\d+$/.test(host) || ['[::1]', '0.0.0.0', '[::]'].includes(host);
+  if (!loopback) return undefined;
+  return (
+    `product-discovery registry: warning: ${base} names this machine, which registry clients cannot reach; ` +
+    'give the public URL clients use, e.g. --base https://api.example.com'
+  );
+}
+
+/**
  * `product-discovery registry [--base URL]`: prints the server.json of the deployment at URL (default
  * PUBLIC_BASE_URL), from the facts FACTS_FILE names (default: the shipped sample). Returns the exit code.
  */
@@ -60,6 +75,8 @@ export async function registryCommand(
     io.err(`product-discovery registry: ${settingLine(name, base, problem)}`);
     return 2;
   }
+  const warning = loopbackWarning(base);
+  if (warning) io.err(warning);
   const [{ StartupError }, { loadFacts }, { checkFacts }, sample, pkg] = await Promise.all([
     import('../util/startup-error.ts'),
     import('../startup/start.ts'),

@@ -10,7 +10,7 @@ import addFormats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import pkg from '../../package.json' with { type: 'json' };
 import { main } from '../../src/cli.ts';
-import { buildServerJson, SERVER_JSON_SCHEMA } from '../../src/discovery/registry.ts';
+import { buildServerJson, loopbackWarning, SERVER_JSON_SCHEMA } from '../../src/discovery/registry.ts';
 import { serverCardName } from '../../src/discovery/server-card.ts';
 import { sampleFacts } from '../support/handler.ts';
 
@@ -101,5 +101,18 @@ describe('the MCP Registry server.json', () => {
     const refused = await run(['--base', 'https://api.example.com'], { FACTS_FILE: '/nonexistent/facts.json' });
     expect(refused.code).toBe(1);
     expect(refused.err).toContain('FACTS_FILE="/nonexistent/facts.json"');
+  });
+});
+
+describe('loopbackWarning', () => {
+  it('warns, in one line, about a base URL that names this machine, and about nothing else', () => {
+    for (const base of ['http://localhost:8787', 'http://api.localhost', 'http://127.0.0.1:3000', 'http://[::1]:8080', 'http://0.0.0.0']) {
+      const warning = loopbackWarning(base);
+      expect(warning, base).toContain(`${base} names this machine`);
+      expect(warning).toContain('--base https://api.example.com');
+      expect(warning).not.toContain('\n');
+    }
+    for (const base of ['https://api.example.com', 'https://localhost.example.com', 'http://128.0.0.1'])
+      expect(loopbackWarning(base), base).toBeUndefined();
   });
 });

@@ -4,11 +4,13 @@
  * connection, and the quota shared through one Deno KV file by two processes, exact under 50
  * concurrent requests.
  */
+import { connect } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { serve, spawnDocumented } from '../support/deno-serve.ts';
+import { ERAS, expectJsonRpcAnswer, frame, nestedRequests } from '../support/mcp.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'e2e-deno-deploy-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -30,6 +32,39 @@ describe('the Deno Deploy entry under deno serve', () => {
       expect(await forged.text()).not.toContain('forged.example');
       const health = await (await fetch(`${served.url}/api/v1/health`)).json();
       expect(health).toMatchObject({ status: 'ok', rateLimitStore: 'memory' });
+    } finally {
+      await served.stop();
+    }
+  });
+
+  it('answers bad input with the contract: nested JSON a JSON-RPC answer, a long chunked body 413, a cut-off body no failure', async () => {
+    const served = await serve({ RATE_LIMIT_QUOTA: '1000' });
+    try {
+      for (const era of ERAS) {
+        for (const { id, headers, body } of nestedRequests(era)) {
+          const answer = await fetch(`${served.url}/mcp`, { method: 'POST', headers, body });
+          expectJsonRpcAnswer(answer.status, answer.headers.get('content-type'), await answer.text(), id);
+        }
+      }
+      const { headers } = frame('legacy', 'tools/list');
+      const long = new Blob(['x'.repeat(2 * 1024 * 1024)]).stream();
+      const refused = await fetch(`${served.url}/mcp`, { method: 'POST', headers, body: long, duplex: 'half' } as RequestInit);
+      expect(refused.status).toBe(413);
+      expect((await refused.json()).detail).toBe('The body is larger than 65536 bytes.');
+      // A client that declares 1,000 bytes, sends 11 and goes away.
+      const { port, hostname } = new URL(served.url);
+      await new Promise<void>((resolve) => {
+        const socket = connect(Number(port), hostname, () => {
+          socket.write(
+            `POST /mcp HTTP/1.1\r\nHost: ${hostname}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"jsonrpc":`,
+          );
+          setTimeout(() => socket.destroy(), 200);
+        });
+        socket.on('close', () => resolve());
+      });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect((await fetch(`${served.url}/api/v1`)).status).toBe(200);
+      expect(served.output()).not.toMatch(/request_failed|internal_error/);
     } finally {
       await served.stop();
     }

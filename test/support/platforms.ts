@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { ROOT } from './entries.ts';
-import { frame } from './mcp.ts';
+import { ERAS, expectJsonRpcAnswer, frame, nestedRequests } from './mcp.ts';
 import { sleep } from './net.ts';
 
 export const TOOLS = join(ROOT, 'test/platforms');
@@ -192,6 +192,22 @@ export function servesTheService(platform: () => RunningPlatform, routing: strin
       const answer = await request(`${platform().url}/mcp`, { method: 'POST', headers, body });
       expect(answer.status).toBe(200);
       expect(JSON.parse(answer.text).result.tools.map((tool: { name: string }) => tool.name)).toContain('search');
+    },
+    SLOW,
+  );
+
+  it(
+    'answers JSON nested 5,000 deep with JSON-RPC, and a GET with a body as without',
+    async () => {
+      for (const era of ERAS) {
+        for (const { id, headers, body } of nestedRequests(era)) {
+          const answer = await request(`${platform().url}/mcp`, { method: 'POST', headers, body });
+          expectJsonRpcAnswer(answer.status, answer.headers['content-type'] ?? null, answer.text, id);
+        }
+      }
+      const get = await request(`${platform().url}/api/v1`, { headers: { 'content-type': 'text/plain' }, body: 'hello' });
+      expect(get.status, get.text).toBe(200);
+      expect(get.headers['x-content-type-options']).toBe('nosniff');
     },
     SLOW,
   );

@@ -13,8 +13,10 @@ import {
   expectJson,
   expectJsonRpcError,
   expectProblem,
+  expectJsonRpcAnswer,
   expectStillServing,
   frame,
+  nestedRequests,
   initializeBody,
   LEGACY_VERSIONS,
   MODERN,
@@ -224,6 +226,16 @@ describe.each(ENTRIES)('MCP bad input against the %s entry', (runtime) => {
       expect(atLimit.status, atLimit.text).toBe(200);
       expect(atLimit.json.result.structuredContent.startOptions.length).toBeGreaterThan(0);
       expectProblem(await post(base, { headers, body: padded(body, LIMIT + 1) }), base, 'payload_too_large', 413);
+      await expectStillServing(base);
+    });
+
+    it("gives JSON nested 5,000 deep in _meta or a tool's arguments a JSON-RPC answer, twice (the replay cache)", async () => {
+      for (const { id, headers, body } of nestedRequests(era)) {
+        for (let round = 0; round < 2; round++) {
+          const answer = await post(base, { headers, body });
+          expectJsonRpcAnswer(answer.status, answer.headers.get('content-type'), answer.text, id);
+        }
+      }
       await expectStillServing(base);
     });
 
