@@ -250,6 +250,23 @@ describe.each(ENTRIES)('MCP bad input against the %s entry', (runtime) => {
     });
   });
 
+  it('logs no failure for a client that goes away mid-body, and keeps serving', async () => {
+    const { hostname, port, host } = new URL(base);
+    const { headers } = frame('legacy', 'tools/list');
+    const head = Object.entries({ host, ...headers, 'content-length': '1000' }).map(([name, value]) => `${name}: ${value}\r\n`);
+    await new Promise<void>((resolve) => {
+      const socket = connect(Number(port), hostname, () => {
+        socket.write(`POST /mcp HTTP/1.1\r\n${head.join('')}\r\n{"jsonrpc":`);
+        setTimeout(() => socket.destroy(), 200);
+      });
+      socket.on('close', () => resolve());
+      socket.on('error', () => {});
+    });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await expectStillServing(base);
+    expect(server.output()).not.toMatch(/request_failed|internal_error/);
+  });
+
   // Batches exist only in revision 2025-03-26 (2025-06-18 removed them); a request without
   // MCP-Protocol-Version is taken as 2025-03-26.
   describe('JSON-RPC batches', () => {
