@@ -453,6 +453,14 @@ describe.each(ENTRIES)('%s entry: HTTP contract', (runtime) => {
       expectEveryResponseHeaders(head, base, QUOTA);
     });
 
+    it('GET and HEAD with a body are served as without one', async () => {
+      for (const method of ['GET', 'HEAD']) {
+        const reply = await sendRaw(base, method, '/api/v1', { 'Content-Type': 'text/plain', 'Content-Length': '5' }, 'hello');
+        expect(reply.status, method).toBe(200);
+        expectEveryResponseHeaders(reply, base, QUOTA);
+      }
+    });
+
     it('POST to an unknown path is a 404 too', async () => {
       const response = await send(url('/api/v1/nope'), { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' });
       expectProblem(response, base, 'api_route_not_found', validate);

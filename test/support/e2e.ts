@@ -55,7 +55,7 @@ export function send(
  * Sends a request over a bare socket with `Connection: close` and returns everything the server
  * wrote after the header block: for a HEAD answer that must be nothing at all (RFC 9110 section 9.3.2).
  */
-export function sendRaw(url: string, method: string, path: string, headers: Record<string, string> = {}): Promise<Reply> {
+export function sendRaw(url: string, method: string, path: string, headers: Record<string, string> = {}, body = ''): Promise<Reply> {
   const { hostname, port } = new URL(url);
   return new Promise((resolve, reject) => {
     const socket = connect({ host: hostname.replace(/^\[|\]$/g, ''), port: Number(port) });
@@ -91,7 +91,7 @@ export function sendRaw(url: string, method: string, path: string, headers: Reco
     });
     const head = [`${method} ${path} HTTP/1.1`, `Host: ${new URL(url).host}`, 'Connection: close'];
     for (const [name, value] of Object.entries(headers)) head.push(`${name}: ${value}`);
-    socket.write(`${head.join('\r\n')}\r\n\r\n`);
+    socket.write(`${head.join('\r\n')}\r\n\r\n${body}`);
   });
 }
 
