@@ -20,6 +20,32 @@ export const bodyTooSlow = (deadlineMs: number) => `The request body did not arr
 
 /** Reads the body of `request`: at most `limit` bytes, within `deadlineMs`. */
 export async function readBody(request: Request, limit: number, deadlineMs = BODY_DEADLINE_MS): Promise<BodyRead> {
+  const declared = request.headers.get('content-length');
+  if (declared !== null && /^\d{1,15}$/.test(declared) && Number(declared) <= limit) return readWhole(request, limit, deadlineMs);
+  return readStream(request, limit, deadlineMs);
+}
+
+/**
+ * A body declared within the limit, read whole: on Node's adapter this skips building a stream (about
+ * twice the MCP throughput). A server keeps a body to its declared length; a caller that lies (a
+ * Request built in-process) is still refused by the bytes that came.
+ */
+async function readWhole(request: Request, limit: number, deadlineMs: number): Promise<BodyRead> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), deadlineMs)));
+  try {
+    const read = await Promise.race([request.arrayBuffer(), late]);
+    if (read === 'late') return { refused: 'bad_request', detail: bodyTooSlow(deadlineMs) };
+    return read.byteLength > limit ? { refused: 'payload_too_large' } : { bytes: new Uint8Array(read) };
+  } catch {
+    return { refused: 'bad_request', detail: BODY_CUT_OFF };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** A body of unknown or unbelievable length, read chunk by chunk and refused once past the limit. */
+async function readStream(request: Request, limit: number, deadlineMs: number): Promise<BodyRead> {
   const body = request.body;
   if (!body) return { bytes: new Uint8Array(0) };
   const reader = body.getReader();

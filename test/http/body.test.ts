@@ -38,13 +38,19 @@ describe('readBody', () => {
     }
   });
 
-  it('calls a body the client cut off a bad request', async () => {
-    expect(await readBody(request(stream(['{"a":'], 'error')), 100)).toEqual({ refused: 'bad_request', detail: BODY_CUT_OFF });
+  it.each([undefined, '10'])('calls a body the client cut off a bad request (Content-Length %s)', async (declared) => {
+    const headers: Record<string, string> = declared ? { 'content-length': declared } : {};
+    expect(request(stream([]), headers).headers.get('content-length')).toBe(declared ?? null);
+    expect(await readBody(request(stream(['{"a":'], 'error'), headers), 100)).toEqual({ refused: 'bad_request', detail: BODY_CUT_OFF });
   });
 
-  it('stops waiting for a body that never ends at the deadline', async () => {
+  it.each([undefined, '10'])('stops waiting for a body that never ends at the deadline (Content-Length %s)', async (declared) => {
+    const headers: Record<string, string> = declared ? { 'content-length': declared } : {};
     const started = performance.now();
-    expect(await readBody(request(stream(['{"a":'], 'open')), 100, 200)).toEqual({ refused: 'bad_request', detail: bodyTooSlow(200) });
+    expect(await readBody(request(stream(['{"a":'], 'open'), headers), 100, 200)).toEqual({
+      refused: 'bad_request',
+      detail: bodyTooSlow(200),
+    });
     expect(performance.now() - started).toBeLessThan(1_000);
   });
 });
