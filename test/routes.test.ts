@@ -25,7 +25,13 @@ describe('the route table', () => {
     const mcp = ROUTES.find((route) => route.answer === 'mcp')!;
     expect(mcp.path).toBe('/mcp');
     expect(mcp.methods).toEqual(['POST']);
-    expect([...mcp.refusals!].sort()).toEqual(['not_acceptable', 'origin_not_allowed', 'payload_too_large', 'unsupported_media_type']);
+    expect([...mcp.refusals!].sort()).toEqual([
+      'bad_request',
+      'not_acceptable',
+      'origin_not_allowed',
+      'payload_too_large',
+      'unsupported_media_type',
+    ]);
   });
 
   it('links the API and the catalog to the catalog (RFC 9727 section 3), and the root to everything', () => {

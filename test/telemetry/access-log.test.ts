@@ -84,10 +84,17 @@ describe('the access log through the handler', () => {
   it('logs a 500 with the request id its problem carries in instance, and in the access line', async () => {
     const { logger, events } = collector();
     const handler = await makeHandler({ logger, accessLog: true });
-    // A body that fails while it is read: the request cannot be answered.
-    const body = new ReadableStream({ pull: (controller) => controller.error(new Error('client stream broke')) });
-    const init = { method: 'POST', body, duplex: 'half', headers: { 'content-type': 'application/json' } } as RequestInit;
-    const response = await handler(new Request(`${BASE}/mcp`, init), { clientAddress: '192.0.2.8' });
+    // A request whose body cannot even be asked for (a client cut off mid-body is a 400, not this).
+    const request = new Request(`${BASE}/mcp`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } });
+    let asked = false;
+    Object.defineProperty(request, 'body', {
+      get() {
+        if (asked) return null;
+        asked = true;
+        throw new Error('client stream broke');
+      },
+    });
+    const response = await handler(request, { clientAddress: '192.0.2.8' });
     expect(response.status).toBe(500);
     expect(response.headers.get('cache-control')).toBe('no-store');
     const problem = await response.json();
