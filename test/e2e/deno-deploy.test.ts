@@ -4,12 +4,14 @@
  * connection, and the quota shared through one Deno KV file by two processes, exact under 50
  * concurrent requests.
  */
+import { execFileSync } from 'node:child_process';
 import { connect } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { serve, spawnDocumented } from '../support/deno-serve.ts';
+import { ROOT } from '../support/entries.ts';
 import { ERAS, expectJsonRpcAnswer, frame, nestedRequests } from '../support/mcp.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'e2e-deno-deploy-'));
@@ -68,6 +70,19 @@ describe('the Deno Deploy entry under deno serve', () => {
     } finally {
       await served.stop();
     }
+  });
+
+  it('serves its export called directly, without the serve info (no client address)', async () => {
+    const script =
+      "const { default: entry } = await import('./src/entry/deno-deploy.ts');" +
+      "const answer = await entry.fetch(new Request('http://localhost/api/v1'), undefined as never);" +
+      "console.log(JSON.stringify({ status: answer.status, limit: answer.headers.get('x-ratelimit-limit') }));";
+    const output = execFileSync(join(ROOT, 'node_modules/.bin/deno'), ['eval', '--ext=ts', script], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', PUBLIC_BASE_URL: 'https://api.example.test' },
+      encoding: 'utf8',
+    });
+    expect(JSON.parse(output.trim().split('\n').at(-1)!)).toEqual({ status: 200, limit: '120' });
   });
 
   it('refuses to load on Deno Deploy without PUBLIC_BASE_URL, naming it, exit 1', async () => {
