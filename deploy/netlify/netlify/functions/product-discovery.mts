@@ -18,6 +18,7 @@ export const config = {
     '/problems/rate_limited',
     '/problems/internal_error',
     '/problems/service_unavailable',
+    '/problems/bad_request',
     '/schemas/facts.json',
     '/.well-known/api-catalog',
     '/llms.txt',
