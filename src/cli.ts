@@ -9,13 +9,7 @@ import { realpathSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import pkg from '../package.json' with { type: 'json' };
-
-/** Where a command writes: stdout, stderr, and whether stdout is a person's terminal in colour. */
-export interface Io {
-  out(text: string): void;
-  err(text: string): void;
-  color: boolean;
-}
+import type { Io } from './cli/io.ts';
 
 interface Option {
   type: 'boolean' | 'string';
@@ -52,22 +46,21 @@ export const COMMANDS: Record<string, Command> = {
     args: ['FILE'],
     summary: 'check a facts file as start-up does; exit 0 when it would be served, 1 when not',
     details: 'Prints every refused field with its fix, so a product team can run it in its own CI.',
-    run: ([file], _options, io) => check(file!, io),
+    run: async ([file], _options, io) => (await import('./cli/check.ts')).check(file!, io),
   },
   verify: {
     args: ['URL'],
     options: { json: { type: 'boolean', help: 'print the report as JSON' } },
     summary: 'check a running deployment against the contract (at most 60 requests, reads only)',
     details: 'Exit 0 when every check passes; 1 when one fails or the deployment cannot be reached, with the reason in one line.',
-    run: ([url], { json }, io) => verify(url!, json === true, io),
+    run: async ([url], { json }, io) => (await import('./cli/verify.ts')).verify(url!, json === true, io),
   },
   registry: {
     args: [],
     options: { base: { type: 'string', help: "the deployment's public base URL (default: PUBLIC_BASE_URL)" } },
     summary: 'print the MCP Registry server.json of a deployment, for mcp-publisher publish',
     details: 'The facts are those of FACTS_FILE, or the shipped sample. Exit 2 without a base URL.',
-    run: async (_args, { base }, io) =>
-      (await import('./discovery/registry.ts')).registryCommand(base as string | undefined, process.env, io),
+    run: async (_args, { base }, io) => (await import('./cli/registry.ts')).registry(base as string | undefined, process.env, io),
   },
 };
 
@@ -165,109 +158,6 @@ export async function main(argv: string[], io: Io = CONSOLE): Promise<number> {
     return 0;
   }
   return COMMANDS[name]!.run(parsed.args, parsed.values, io);
-}
-
-/** Reads the file and checks it with the facts module alone: no configuration, handler or server. */
-async function check(file: string, io: Io): Promise<number> {
-  const [{ readFile }, { parseFacts }, { StartupError }] = await Promise.all([
-    import('node:fs/promises'),
-    import('./facts/check.ts'),
-    import('./util/startup-error.ts'),
-  ]);
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    // "ENOENT: no such file or directory, open 'x.json'" without the system call and the repeated path.
-    const reason = (error as Error).message.replace(/, \w+( '.*')?$/, '');
-    io.err(`Facts file ${file} cannot be read (${reason}): check the path to the facts JSON file.`);
-    return 1;
-  }
-  try {
-    const facts = parseFacts(file, text);
-    io.out(
-      `${file} would be served: ${facts.product.name}, ${facts.resources.length} resources, ${facts.startOptions.length} start options.`,
-    );
-    return 0;
-  } catch (error) {
-    if (!(error instanceof StartupError)) throw error;
-    io.err(error.message);
-    return 1;
-  }
-}
-
-async function verify(url: string, json: boolean, io: Io): Promise<number> {
-  if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol)) {
-    io.err(`product-discovery verify: ${JSON.stringify(url)} is not an http or https URL, e.g. https://api.example.com`);
-    return 2;
-  }
-  const [{ formatReport, reportJson, verify: run }, { StartupError }] = await Promise.all([
-    import('./verify/index.ts'),
-    import('./util/startup-error.ts'),
-  ]);
-  let report;
-  try {
-    report = await run(url);
-  } catch (error) {
-    // A package verify needs is not installed: the message names it and the install command.
-    if (error instanceof StartupError) {
-      io.err(error.message);
-      return 2;
-    }
-    io.err(`product-discovery verify: cannot reach ${url}: ${unreachable(error, new URL(url))}`);
-    return 1;
-  }
-  io.out(json ? reportJson(report) : formatReport(report, { color: io.color }));
-  return report.ok ? 0 : 1;
-}
-
-interface Failure {
-  name?: string;
-  code?: string;
-  message?: string;
-  cause?: unknown;
-  errors?: unknown[];
-}
-
-/** The innermost error of fetch's `TypeError: fetch failed` (undici puts the reason in `cause`). */
-function rootCause(error: unknown): Failure {
-  let found = error as Failure;
-  for (let depth = 0; depth < 5 && found?.cause && typeof found.cause === 'object'; depth++) found = found.cause as Failure;
-  // Both addresses of a name (::1 and 127.0.0.1) refused: an AggregateError of one code each.
-  if (!found?.code && found?.errors?.length) found = found.errors[0] as Failure;
-  return found ?? {};
-}
-
-/** OpenSSL's own text (`80...:error:0A00010B:SSL routines:...:wrong version number:file:line:`) cut to its reason, on one line. */
-const openSslReason = (message: string) => /SSL routines:[^:]*:([^:]+)/.exec(message)?.[1] ?? message.split('\n')[0]!.trim();
-
-/** Why a request to `url` got no answer, in one line with what to check. */
-export function unreachable(error: unknown, url: URL): string {
-  const { name, code = '', message = '' } = rootCause(error);
-  const host = url.hostname;
-  const where = `${host} port ${url.port || (url.protocol === 'https:' ? '443' : '80')}`;
-  const tls = /^(CERT_|ERR_TLS_|ERR_SSL_)|SELF_SIGNED|UNABLE_TO_(GET|VERIFY)|^HOSTNAME_MISMATCH$/.test(code);
-  switch (true) {
-    case code === 'ECONNREFUSED':
-      return `connection refused by ${where}: nothing listens there; check the port and that the service runs`;
-    case code === 'ENOTFOUND':
-      return `no such host ${JSON.stringify(host)} (DNS); check the host name`;
-    case code === 'EAI_AGAIN':
-      return `the name ${JSON.stringify(host)} could not be resolved now (DNS, EAI_AGAIN); check the network and retry`;
-    case ['UND_ERR_CONNECT_TIMEOUT', 'ETIMEDOUT'].includes(code) || name === 'TimeoutError' || name === 'AbortError':
-      return `no answer from ${where} in time (timeout); check the address, the port and any firewall between`;
-    // OpenSSL's reading of a plain-HTTP answer where a TLS record was due.
-    case code === 'ERR_SSL_WRONG_VERSION_NUMBER' || /wrong version number|packet length too long|http request/i.test(message):
-      return `${where} does not speak TLS (a plain-HTTP port?); use http://${url.host} for a service without TLS, or the port that serves https`;
-    case tls || /certificate|TLS|SSL/i.test(message):
-      return `TLS failure (${code || name}: ${openSslReason(message)}); check the certificate, or use http:// for a service without TLS`;
-    case code === 'ECONNRESET' || code === 'UND_ERR_SOCKET':
-      return `the connection was closed before an answer (${code}); check that ${where} speaks HTTP`;
-    case code === 'EHOSTUNREACH' || code === 'ENETUNREACH':
-      return `${host} cannot be reached from this machine (${code}); check the network and the address`;
-    default:
-      return `${code || name || 'error'}: ${message.split('\n')[0]}`;
-  }
 }
 
 // Run as the program (`node dist/cli.js`, `node --import tsx src/cli.ts`); bin/product-discovery.js calls `main` itself.

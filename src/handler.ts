@@ -13,7 +13,7 @@
  * fields of this request are added to them.
  */
 import { withAccessLog, type RequestInfo } from './telemetry/access-log.ts';
-import { allowedOrigins, preflight } from './http/cors.ts';
+import { allowedOrigins } from './http/cors.ts';
 import { withDefaults } from './util/defaults.ts';
 import { checkDeprecation, deprecationNotice, type Deprecation } from './contract/deprecation.ts';
 import { checkBaseUrl } from './contract/base-url.ts';
@@ -23,10 +23,10 @@ import { mergeHeaders, type HeaderRecord } from './http/headers.ts';
 import { discard, pathOf, respond, unreadBody } from './http/prepared.ts';
 import { InFlight } from './http/in-flight.ts';
 import { errorField, jsonLinesLogger, type Logger } from './util/log.ts';
-import { MCP_DEFAULTS, type McpOptions } from './mcp/endpoint.ts';
-import { originRefusal } from './mcp/gate.ts';
+import { MCP_DEFAULTS, type McpOptions } from './mcp/gate.ts';
 import { answerOverQuota, checkRateLimitAnswer } from './mcp/over-quota.ts';
-import { prepareProblem, type ProblemMembers } from './contract/problems.ts';
+import type { ProblemMembers } from './contract/problems.ts';
+import { prepareProblem } from './http/problem.ts';
 import { clientTrust } from './ratelimit/client.ts';
 import { createRateLimit, type RateLimitOptions } from './ratelimit/index.ts';
 import { takes, type Route } from './route.ts';
@@ -119,6 +119,7 @@ export async function createHandler(options: HandlerOptions): Promise<Handler> {
     docsPage: options.docsPage ?? true,
     contentSignal,
     securityContact: options.securityContact === undefined ? undefined : checkSecurityContact(options.securityContact),
+    storeFailure: () => rateLimit.failure(),
   };
   // Swapped whole on reload; each request reads it once, so it sees either the old facts or the new.
   let surface: Surface = await buildSurface(settings, options.facts);
@@ -164,22 +165,11 @@ export async function createHandler(options: HandlerOptions): Promise<Handler> {
       if (!route) return problem(request, target, 'api_route_not_found', limits);
       // A method no Request can carry (TRACE, CONNECT), which the entry could not pass on.
       if (malformed) return problem(request, target, malformed.code, limits, { detail: malformed.detail });
-      if (method === 'OPTIONS') {
-        // A browser may call /mcp only from an allowed origin: its preflight is refused too.
-        const refused = route.answer === 'mcp' ? originRefusal(request, mcp.allowedOrigins) : undefined;
-        if (refused) return problem(request, target, refused, limits);
-        return preflight(request, target.headers.preflight, limits);
-      }
-      if (!takes(route, method)) return problem(request, target, 'method_not_allowed', limits);
-      if (route.answer === 'health') return respond(request, await surface.health(rateLimit.failure()), limits);
-      if (route.answer === 'asset') return respond(request, await surface.asset(path), limits);
-      if (route.answer === 'mcp') {
-        const answered = await surface.mcp(request, target.headers, limits, observed);
-        if (!('refused' in answered)) return answered;
-        return problem(request, target, answered.refused, limits, answered.detail === undefined ? undefined : { detail: answered.detail });
-      }
-      const document = target.document!();
-      return respond(request, document instanceof Promise ? await document : document, limits);
+      if (method !== 'OPTIONS' && !takes(route, method)) return problem(request, target, 'method_not_allowed', limits);
+      const answered = target.answer(request, limits, observed);
+      const response = answered instanceof Promise ? await answered : answered;
+      if (!('refused' in response)) return response;
+      return problem(request, target, response.refused, limits, response.detail === undefined ? undefined : { detail: response.detail });
     } catch (error) {
       const id = requestId ?? crypto.randomUUID();
       log({ level: 'error', event: 'request_failed', requestId: id, method, path, error: errorField(error) });

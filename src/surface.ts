@@ -10,12 +10,17 @@ import type { DeprecationNotice } from './contract/deprecation.ts';
 import { pathHeaders, type HeaderSettings, type PathHeaders } from './http/headers.ts';
 import { loadDocsAssetBodies } from './docs/assets.ts';
 import { prepareSkill } from './discovery/skill.ts';
-import { negotiated, once, prepareDocument, prepareFixed, type Prepared } from './http/prepared.ts';
-import { createMcpHttpEndpoint, type McpHttpEndpoint, type McpOptions } from './mcp/endpoint.ts';
+import type { HeaderRecord } from './http/headers.ts';
+import { negotiated, prepareDocument, prepareFixed, respond, type Prepared } from './http/prepared.ts';
+import { preflight } from './http/cors.ts';
+import { createMcpHttpEndpoint, type McpMessageHook } from './mcp/endpoint.ts';
+import { originRefusal, type McpOptions } from './mcp/gate.ts';
 import { describeResources, resourceInfos } from './mcp/resources.ts';
-import { prepareProblem } from './contract/problems.ts';
+import { TOOLS } from './mcp/tools.ts';
+import { prepareProblem } from './http/problem.ts';
 import { API_PATH, contentTypeOf, isV1Path, pathsOf, type BuildContext, type Builder, type Route } from './route.ts';
 import { ROUTES, servedRoutes } from './routes.ts';
+import { once } from './util/once.ts';
 import type { Health, ProblemCode } from './contract/schemas.ts';
 import type { Product } from './facts/schema.ts';
 
@@ -26,6 +31,20 @@ export interface Settings extends HeaderSettings {
   mcp: McpOptions;
   /** SECURITY_CONTACT: security.txt is served while it is set. */
   securityContact?: string;
+  /** Why the rate-limit store fails now (health then answers degraded), or undefined. */
+  storeFailure(): string | undefined;
+}
+
+/**
+ * The answer on a path to a request the route takes, a CORS preflight (OPTIONS) included: a response,
+ * or the problem refusing the request (MCP's HTTP rules, the origin of a preflight to /mcp).
+ */
+export type Answer = (request: Request, limits: HeaderRecord, observed: McpMessageHook) => Response | Refusal | Promise<Response | Refusal>;
+
+/** A problem refusing the request, with a `detail` of its own where the fixed one does not say enough. */
+export interface Refusal {
+  refused: ProblemCode;
+  detail?: string;
 }
 
 /** What is served on one exact path; a path the service does not serve has no route. */
@@ -36,31 +55,27 @@ export interface Target {
   document?: () => Prepared | Promise<Prepared>;
   /** The answer of a problem without per-request members, prepared on first use. */
   problem(code: ProblemCode): Prepared;
+  answer: Answer;
 }
 
 export interface Surface {
-  facts: Product;
   /** The target of a request path: its own, or the not-found target of the area it falls in. */
   targetOf(path: string): Target;
   /** The health answer; `failure` says why the service is degraded. */
   health(failure: string | undefined): Promise<Prepared>;
-  mcp: McpHttpEndpoint;
   /** A file of the docs page, prepared on the first request for it. */
   asset(path: string): Promise<Prepared>;
 }
 
-/** A value made on first use, for what is built without waiting. */
-function memo<T>(make: () => T): () => T {
-  let value: T | undefined;
-  return () => (value ??= make());
-}
+const notFound: Answer = () => ({ refused: 'api_route_not_found' });
 
-function target(settings: Settings, headers: PathHeaders, route?: Route, document?: Target['document']): Target {
+function target(settings: Settings, headers: PathHeaders, route?: Route, answer = notFound, document?: Target['document']): Target {
   const problems = new Map<ProblemCode, Prepared>();
   return {
     route,
     headers,
     document,
+    answer,
     problem(code) {
       let prepared = problems.get(code);
       if (!prepared) problems.set(code, (prepared = prepareProblem(settings.base, code, headers.problem(code))));
@@ -68,6 +83,14 @@ function target(settings: Settings, headers: PathHeaders, route?: Route, documen
     },
   };
 }
+
+/** Serves a prepared answer, waiting only while it is being built. */
+const serving =
+  (prepare: () => Prepared | Promise<Prepared>): Answer =>
+  (request, limits) => {
+    const prepared = prepare();
+    return prepared instanceof Promise ? prepared.then((ready) => respond(request, ready, limits)) : respond(request, prepared, limits);
+  };
 
 /**
  * A document's answer: its default representation, or all of them chosen by Accept when it has
@@ -128,7 +151,7 @@ export async function buildSurface(settings: Settings, facts: Product, previous?
     mcp: settings.mcp,
     docsPage: settings.docsPage,
     contentSignal: settings.contentSignal,
-    skill: await prepareSkill(settings.base, facts),
+    skill: await prepareSkill(settings.base, facts, TOOLS),
     securityContact: settings.securityContact,
     builtAt: new Date(),
   };
@@ -138,20 +161,29 @@ export async function buildSurface(settings: Settings, facts: Product, previous?
     for (const { path, params } of pathsOf(route)) {
       targets.set(
         path,
-        memo(() => {
+        once(() => {
           const headers = pathHeaders(settings, path, route);
-          const { answer } = route;
+          const build = route.answer;
           const document =
-            typeof answer === 'function' ? once(() => prepareRoute(route, answer, context, params, headers, settings)) : undefined;
-          return target(settings, headers, route, document);
+            typeof build === 'function' ? once(() => prepareRoute(route, build, context, params, headers, settings)) : undefined;
+          const own = document ? serving(document) : answers[build as Exclude<Route['answer'], Builder>](path, headers);
+          // A browser may call a route that refuses other origins (/mcp) only from an allowed origin: its preflight is refused too.
+          const checksOrigin = route.refusals?.includes('origin_not_allowed');
+          const preflighted: Answer = (request, limits) => {
+            const refused = checksOrigin ? originRefusal(request, settings.mcp.allowedOrigins) : undefined;
+            return refused ? { refused } : preflight(request, headers.preflight, limits);
+          };
+          const answer: Answer = (request, limits, observed) =>
+            request.method === 'OPTIONS' ? preflighted(request, limits, observed) : own(request, limits, observed);
+          return target(settings, headers, route, answer, document);
         }),
       );
     }
   }
   const targetAt = (path: string) => targets.get(path)?.();
   // Unknown paths under /api/v1 carry its deprecation notice; the others do not.
-  const unknownV1 = memo(() => target(settings, pathHeaders(settings, `${API_PATH}/unknown`)));
-  const unknown = memo(() => target(settings, pathHeaders(settings, '/unknown')));
+  const unknownV1 = once(() => target(settings, pathHeaders(settings, `${API_PATH}/unknown`)));
+  const unknown = once(() => target(settings, pathHeaders(settings, '/unknown')));
 
   // The MCP resources are the bodies REST serves: built with them, when the SDK is first loaded.
   const resources = async () => {
@@ -178,17 +210,25 @@ export async function buildSurface(settings: Settings, facts: Product, previous?
       ? degraded.answer
       : (degraded = { reason, answer: healthOf({ status: 'degraded', ...store, reason }) }).answer;
 
-  return {
+  const health = (failure: string | undefined) => (failure ? degradedFor(failure) : Promise.resolve(healthy()));
+  const mcp = createMcpHttpEndpoint(
     facts,
+    { name: context.name, version: pkg.version, skill: context.skill },
+    resources,
+    settings.mcp,
+    settings.base,
+  );
+  const asset = previous?.asset ?? assetAnswers(targetAt);
+  /** The answers of the routes that are not documents, by the route's `answer`. */
+  const answers: Record<Exclude<Route['answer'], Builder>, (path: string, headers: PathHeaders) => Answer> = {
+    health: () => serving(() => health(settings.storeFailure())),
+    asset: (path) => serving(() => asset(path)),
+    mcp: (_path, headers) => (request, limits, observed) => mcp(request, headers, limits, observed),
+  };
+
+  return {
     targetOf: (path) => targetAt(path) ?? (isV1Path(path) ? unknownV1() : unknown()),
-    health: (failure) => (failure ? degradedFor(failure) : Promise.resolve(healthy())),
-    mcp: createMcpHttpEndpoint(
-      facts,
-      { name: context.name, version: pkg.version, skill: context.skill },
-      resources,
-      settings.mcp,
-      settings.base,
-    ),
-    asset: previous?.asset ?? assetAnswers(targetAt),
+    health,
+    asset,
   };
 }

@@ -10,6 +10,7 @@ const settings: Settings = {
   mcp: { allowedOrigins: [BASE], maxBodyBytes: 65536 },
   docsPage: true,
   contentSignal: 'search=yes, ai-input=yes',
+  storeFailure: () => undefined,
 };
 const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
 

@@ -1,6 +1,8 @@
-/** @module The problem types of the contract and their RFC 9457 bodies, prepared once per path. */
-import type { HeaderRecord } from '../http/headers.ts';
-import { prepareFixed, type Prepared } from '../http/prepared.ts';
+/**
+ * @module The problem catalog of the contract: each code's status, title, description, detail and
+ * resolution, and the RFC 9457 bodies and problem types made from them. Preparing a problem answer
+ * is http/problem.ts's.
+ */
 import { problemPath } from '../route.ts';
 import type { Problem, ProblemCode, ProblemType } from './schemas.ts';
 
@@ -113,11 +115,4 @@ export function problemBody(base: string, code: ProblemCode, members: ProblemMem
 export function problemType(base: string, code: ProblemCode): ProblemType {
   const { status, title, description, resolution } = DEFINITIONS[code];
   return { type: typeUri(base, code), code, title, status, description, resolution: resolution.replace('{base}', base) };
-}
-
-const PROBLEM_TYPE = 'application/problem+json; charset=utf-8';
-
-/** A problem answer: `headers` are the fixed ones of its path for this code (see headers.ts). */
-export function prepareProblem(base: string, code: ProblemCode, headers: HeaderRecord, members?: ProblemMembers): Prepared {
-  return prepareFixed(DEFINITIONS[code].status, problemBody(base, code, members), { contentType: PROBLEM_TYPE, headers });
 }

@@ -6,8 +6,6 @@
 import { MCP_PATH } from '../route.ts';
 import type { Product } from '../facts/schema.ts';
 import { fitText, iconsMember, serverCardName, type Icon } from './server-card.ts';
-import { baseUrlProblem, withoutTrailingSlash } from '../contract/base-url.ts';
-import { settingLine } from '../util/startup-error.ts';
 
 /** The registry's current server.json schema (vendored in test/fixtures/mcp-registry-server.schema.json). */
 export const SERVER_JSON_SCHEMA = 'https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json';
@@ -50,50 +48,4 @@ export function loopbackWarning(base: string): string | undefined {
     `product-discovery registry: warning: ${base} names this machine, which registry clients cannot reach; ` +
     'give the public URL clients use, e.g. --base https://api.example.com'
   );
-}
-
-/**
- * `product-discovery registry [--base URL]`: prints the server.json of the deployment at URL (default
- * PUBLIC_BASE_URL), from the facts FACTS_FILE names (default: the shipped sample). Returns the exit code.
- */
-export async function registryCommand(
-  base: string | undefined,
-  env: Record<string, string | undefined>,
-  io: { out(text: string): void; err(text: string): void },
-): Promise<number> {
-  const name = base === undefined ? 'PUBLIC_BASE_URL' : '--base';
-  base ??= env.PUBLIC_BASE_URL;
-  if (!base) {
-    io.err(
-      'product-discovery registry: give the public base URL with --base, e.g. --base https://api.example.com (or set PUBLIC_BASE_URL)',
-    );
-    return 2;
-  }
-  // The rule every way in shares (contract/base-url.ts), naming the flag or the variable the URL came from.
-  const problem = baseUrlProblem(base);
-  if (problem) {
-    io.err(`product-discovery registry: ${settingLine(name, base, problem)}`);
-    return 2;
-  }
-  const warning = loopbackWarning(base);
-  if (warning) io.err(warning);
-  const [{ StartupError }, { loadFacts }, { checkFacts }, sample, pkg] = await Promise.all([
-    import('../util/startup-error.ts'),
-    import('../startup/start.ts'),
-    import('../facts/check.ts'),
-    import('../facts/sample-facts.json', { with: { type: 'json' } }),
-    import('../../package.json', { with: { type: 'json' } }),
-  ]);
-  try {
-    const { readFile } = await import('node:fs/promises');
-    const facts = env.FACTS_FILE
-      ? await loadFacts(env.FACTS_FILE, (file) => readFile(file, 'utf8'))
-      : checkFacts('(the shipped sample)', sample.default);
-    io.out(JSON.stringify(buildServerJson(withoutTrailingSlash(base), facts, pkg.default.version), null, 2));
-    return 0;
-  } catch (error) {
-    if (!(error instanceof StartupError)) throw error;
-    io.err(error.message);
-    return 1;
-  }
 }

@@ -4,12 +4,17 @@
  * person's approval, and the rate limits. The same bytes are served at /skill.md, at the agent-skills
  * well-known path (listed with their digest by its index) and over MCP by the Skills extension.
  */
-import { TOOLS } from '../mcp/tools.ts';
 import { API_PATH, LLMS_FULL_PATH, MCP_PATH, OPENAPI_PATH, PRODUCT_PATH, wellKnownSkillPath, type SkillFile } from '../route.ts';
 import type { Product } from '../facts/schema.ts';
 import { AGENT_APPROVAL_RULE, approvalRule, needsApproval, privacySentence, privateContractSentence } from '../facts/product-rules.ts';
 import { inline, link, md } from './markdown.ts';
 import type { SkillIndex } from './schemas.ts';
+
+/** A tool the skill names: the MCP endpoint's tools, handed in by the caller as llms.txt's tool names are. */
+export interface SkillTool {
+  name: string;
+  title: string;
+}
 
 /**
  * The skill's name: fixed, as the paths that serve it are (agentskills.io naming: lowercase letters,
@@ -42,7 +47,7 @@ function skillDescription(facts: Product): string {
 // YAML 1.2 double-quoted scalar: JSON's string syntax is a subset of it.
 const yamlString = (text: string) => JSON.stringify(text);
 
-export function buildSkillMarkdown(base: string, facts: Product): string {
+export function buildSkillMarkdown(base: string, facts: Product, tools: readonly SkillTool[]): string {
   const name = md(facts.product.name);
   const description = skillDescription(facts);
   return [
@@ -72,7 +77,7 @@ export function buildSkillMarkdown(base: string, facts: Product): string {
     '',
     `Connect to ${base}${MCP_PATH} (Streamable HTTP, stateless, JSON answers, no credentials). Every tool is read-only:`,
     '',
-    ...TOOLS.map((tool) => `- \`${tool.name}\`: ${inline(tool.title)}.`),
+    ...tools.map((tool) => `- \`${tool.name}\`: ${inline(tool.title)}.`),
     '',
     '## Through HTTP',
     '',
@@ -99,8 +104,8 @@ export function buildSkillMarkdown(base: string, facts: Product): string {
 const hex = (bytes: ArrayBuffer) => [...new Uint8Array(bytes)].map((byte) => byte.toString(16).padStart(2, '0')).join('');
 
 /** The skill of a set of facts, with the digest of its UTF-8 bytes (`sha256:<hex>`, as the discovery index writes it). */
-export async function prepareSkill(base: string, facts: Product): Promise<SkillFile> {
-  const text = buildSkillMarkdown(base, facts);
+export async function prepareSkill(base: string, facts: Product, tools: readonly SkillTool[]): Promise<SkillFile> {
+  const text = buildSkillMarkdown(base, facts, tools);
   const digest = `sha256:${hex(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)))}`;
   return { name: SKILL_NAME, description: skillDescription(facts), text, digest };
 }

@@ -4,7 +4,7 @@
  * on Deno Deploy; elsewhere (`deno task serve:deploy`) `{base}` defaults to the listening address.
  */
 import { denoDeploy, platformHandler } from '../startup/platform.ts';
-import { listeningUrl } from '../startup/start.ts';
+import { listeningUrl } from '../startup/listen.ts';
 
 const { promise: listening, resolve: listened } = Promise.withResolvers<string>();
 const handler = platformHandler(Deno.env.toObject(), denoDeploy(listening));

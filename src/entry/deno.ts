@@ -1,5 +1,6 @@
 /** @module Serves the handler with Deno.serve. */
-import { listeningUrl, start } from '../startup/start.ts';
+import { listeningUrl } from '../startup/listen.ts';
+import { start } from '../startup/start.ts';
 
 await start({
   env: Deno.env.toObject(),

@@ -4,6 +4,7 @@
  * conditional GET (304) and HEAD.
  */
 import { mergeHeaders, type HeaderRecord } from './headers.ts';
+import { once } from '../util/once.ts';
 import { acceptsGzip, mediaTypeChooser } from './negotiation.ts';
 
 const encoder = new TextEncoder();
@@ -188,21 +189,6 @@ export function negotiated(representations: Map<string, Prepared>): Prepared {
   const types = [...representations.keys()] as [string, ...string[]];
   const choose = mediaTypeChooser(types);
   return { ...representations.get(types[0])!, choose: (accept) => representations.get(choose(accept))! };
-}
-
-/** Builds on the first call; later calls get the value itself. A failed build is not kept: the next call tries again. */
-export function once<T>(build: () => Promise<T>): () => T | Promise<T> {
-  let value: T | undefined;
-  let pending: Promise<T> | undefined;
-  return () =>
-    value ??
-    (pending ??= build().then(
-      (built) => (value = built),
-      (error: unknown) => {
-        pending = undefined;
-        throw error;
-      },
-    ));
 }
 
 /** Chooses the representation and the coding, answers a conditional GET with 304 and a HEAD with no body; `extra` varies per request. */

@@ -7,30 +7,27 @@
  */
 import { mergeHeaders, type HeaderRecord, type PathHeaders } from '../http/headers.ts';
 import type { Product } from '../facts/schema.ts';
-import type { Observation } from '../telemetry/index.ts';
+import { once } from '../util/once.ts';
 import { serveBatch } from './batch.ts';
-import { vet, type Refused } from './gate.ts';
+import { vet, type McpOptions, type Refused } from './gate.ts';
 import { ReplayCache } from './replay.ts';
 import type { McpResource } from './resources.ts';
 import type { McpEndpoint, ServerInfo } from './server.ts';
 
-export interface McpOptions {
-  /** Browser origins allowed to call the endpoint; `*` admits any. Requests without Origin are always served. */
-  allowedOrigins: string[];
-  /** The largest request body accepted. */
-  maxBodyBytes: number;
-  /** Over quota: the 429 problem (`http`, the default) or HTTP 200 with a JSON-RPC answer per request (`jsonrpc`, see over-quota.ts). */
-  rateLimitAnswer?: 'http' | 'jsonrpc';
+/**
+ * The hook the endpoint calls around each message it answers: telemetry/ implements it (a span and
+ * metrics per message, the declared client for the access log); `answer` gives the message's answer.
+ */
+export interface McpMessageHook {
+  mcpMessage(message: unknown, protocolVersion: string | undefined, answer: () => Promise<Response>): Promise<Response>;
 }
-
-export const MCP_DEFAULTS = { maxBodyBytes: 65_536 };
 
 /** Serves one MCP POST: the answer with the service's headers, or the problem that refuses it. */
 export type McpHttpEndpoint = (
   request: Request,
   headers: PathHeaders,
   limits: HeaderRecord,
-  observed: Observation,
+  observed: McpMessageHook,
 ) => Promise<Response | Refused>;
 
 export function createMcpHttpEndpoint(
@@ -46,20 +43,15 @@ export function createMcpHttpEndpoint(
     (await import('./server.ts')).createMcpEndpoint(facts, info, typeof resources === 'function' ? await resources() : resources, base),
 ): McpHttpEndpoint {
   const replay = new ReplayCache();
-  let sdk: Promise<McpEndpoint> | undefined;
-  const loadSdk = () =>
-    (sdk ??= load().catch((error: unknown) => {
-      // A failed load is not kept: the next request tries again.
-      sdk = undefined;
-      throw error;
-    }));
+  // A failed load is not kept: the next request tries again.
+  const loadSdk = once(load);
 
   /** One message: the kept answer when the same request was answered before, else the SDK's. */
   async function answer(
     forwarded: Request,
     body: unknown,
     serviceHeaders: (status: number) => HeaderRecord,
-    observed: Observation,
+    observed: McpMessageHook,
   ): Promise<Response> {
     return observed.mcpMessage(body, forwarded.headers.get('mcp-protocol-version') ?? undefined, () =>
       answerOne(forwarded, body, serviceHeaders),

@@ -7,7 +7,17 @@ import { originAllowed } from '../http/cors.ts';
 import { admitsJson, isJsonMediaType } from '../http/negotiation.ts';
 import type { ProblemCode } from '../contract/schemas.ts';
 import { readBody } from '../http/body.ts';
-import type { McpOptions } from './endpoint.ts';
+
+export interface McpOptions {
+  /** Browser origins allowed to call the endpoint; `*` admits any. Requests without Origin are always served. */
+  allowedOrigins: string[];
+  /** The largest request body accepted. */
+  maxBodyBytes: number;
+  /** Over quota: the 429 problem (`http`, the default) or HTTP 200 with a JSON-RPC answer per request (`jsonrpc`, see over-quota.ts). */
+  rateLimitAnswer?: 'http' | 'jsonrpc';
+}
+
+export const MCP_DEFAULTS = { maxBodyBytes: 65_536 };
 
 /** The problems /mcp answers before the SDK sees a request (the rate limit's aside). */
 export const MCP_REFUSALS = [

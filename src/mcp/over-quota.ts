@@ -10,8 +10,7 @@ import { exceededDetail } from '../contract/problems.ts';
 import { NO_STORE, type HeaderRecord } from '../http/headers.ts';
 import { StartupError } from '../util/startup-error.ts';
 import { revisionOf } from './batch.ts';
-import type { McpOptions } from './endpoint.ts';
-import { vet } from './gate.ts';
+import { vet, type McpOptions } from './gate.ts';
 import { BATCH_REVISION, MODERN_REVISION } from './versions.ts';
 
 /** `http`: the 429 problem (the default); `jsonrpc`: HTTP 200 with a JSON-RPC answer per request. */

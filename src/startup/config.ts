@@ -9,7 +9,7 @@ import { baseUrlProblem, withoutTrailingSlash } from '../contract/base-url.ts';
 import { CONTENT_SIGNAL_DEFAULT, contentSignalProblem, normalisedContentSignal } from '../discovery/content-signal.ts';
 import type { HandlerOptions } from '../handler.ts';
 import { securityContactProblem } from '../discovery/security-txt.ts';
-import { MCP_DEFAULTS } from '../mcp/endpoint.ts';
+import { MCP_DEFAULTS } from '../mcp/gate.ts';
 import { clientIpHeaderProblem, clientTrust, TRUST_PROXY_HOPS_DEFAULT } from '../ratelimit/client.ts';
 import { RATE_LIMIT_ANSWERS } from '../mcp/over-quota.ts';
 import { RATE_LIMIT_DEFAULTS, type RateLimitOptions } from '../ratelimit/index.ts';

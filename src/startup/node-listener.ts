@@ -10,7 +10,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { getRequestListener } from '@hono/node-server';
 import type { Handler } from '../handler.ts';
-import { problemBody } from '../contract/problems.ts';
+import { prepareProblem } from '../http/problem.ts';
+import { respond } from '../http/prepared.ts';
 
 // Structural stand-ins for node:http's IncomingMessage and ServerResponse (and their HTTP/2 twins,
 // Express's req and res too), so that the package's types do not need @types/node.
@@ -58,18 +59,16 @@ function withBody(request: Request, body: Uint8Array<ArrayBuffer>): Request {
   return new Request(request.url, { method: request.method, headers, body, signal: request.signal });
 }
 
-function bodyParserFirst(request: Request): Response {
-  const problem = problemBody(new URL(request.url).origin, 'internal_error', {
-    detail:
-      'The host app read the request body before the discovery API could (a body parser mounted before it) and left no usable ' +
-      'req.body: mount the listener from toNodeListener() before express.json() or any other body parser.',
-  });
-  return new Response(JSON.stringify(problem), {
-    status: problem.status,
-    headers: {
-      'content-type': 'application/problem+json; charset=utf-8',
-      'cache-control': 'no-store',
-      'x-content-type-options': 'nosniff',
+function bodyParserFirst(request: Request): Response | Promise<Response> {
+  const problem = prepareProblem(
+    new URL(request.url).origin,
+    'internal_error',
+    { 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' },
+    {
+      detail:
+        'The host app read the request body before the discovery API could (a body parser mounted before it) and left no usable ' +
+        'req.body: mount the listener from toNodeListener() before express.json() or any other body parser.',
     },
-  });
+  );
+  return respond(request, problem, {});
 }

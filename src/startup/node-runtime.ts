@@ -3,7 +3,8 @@ import { readFile } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
-import { listeningUrl, type Runtime } from './start.ts';
+import { listeningUrl } from './listen.ts';
+import type { Runtime } from './start.ts';
 
 // Bun cuts a connection after 10 s without a byte (its default idleTimeout; about 12 s measured for a
 // half-sent request). Node's defaults let one hold a half-sent request for 60 s (headers) or 300 s

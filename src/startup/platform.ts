@@ -7,7 +7,8 @@
 import { readFile } from 'node:fs/promises';
 import { loadConfig } from './config.ts';
 import { createHandler, type Handler } from '../handler.ts';
-import { readFacts, startLine } from './start.ts';
+import { readFacts } from '../facts/read.ts';
+import { startLine } from './start.ts';
 import type { Product } from '../facts/schema.ts';
 import { StartupError } from '../util/startup-error.ts';
 

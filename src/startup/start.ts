@@ -6,12 +6,12 @@
  */
 import { loadConfig } from './config.ts';
 import { StartupError } from '../util/startup-error.ts';
-import { checkFacts, parseFacts } from '../facts/check.ts';
+import { readFacts, readFactsFile } from '../facts/read.ts';
 import { createHandler, type Handler, type RequestInfo } from '../handler.ts';
 import { jsonLinesLogger } from '../util/log.ts';
 import { withStoreOpened } from '../ratelimit/index.ts';
+import { listenFailure } from './listen.ts';
 import type { Product } from '../facts/schema.ts';
-import sampleFacts from '../facts/sample-facts.json' with { type: 'json' };
 import pkg from '../../package.json' with { type: 'json' };
 
 export type Fetch = (request: Request, info: RequestInfo) => Promise<Response>;
@@ -83,7 +83,7 @@ export async function start(runtime: Runtime): Promise<void> {
     runtime.onSignal('SIGHUP', () => {
       if (!factsFile)
         return logger({ level: 'warn', event: 'facts_not_reloaded', reason: 'FACTS_FILE is not set: the shipped sample is served' });
-      loadFacts(factsFile, runtime.readTextFile)
+      readFactsFile(factsFile, runtime.readTextFile)
         .then((facts) => handler!.reload(facts))
         .catch((error: Error) => logger({ level: 'error', event: 'facts_refused', file: factsFile, reason: error.message }));
     });
@@ -94,31 +94,9 @@ export async function start(runtime: Runtime): Promise<void> {
   }
 }
 
-/** The facts every entry starts with: FACTS_FILE when set, else the shipped sample. */
-export function readFacts(factsFile: string | undefined, readTextFile: Runtime['readTextFile']): Promise<Product> {
-  return factsFile ? loadFacts(factsFile, readTextFile) : Promise.resolve(checkFacts('(shipped sample)', sampleFacts));
-}
-
 /** The line every entry prints once it serves: the product its facts name, the version, where it listens and `{base}`. */
 export const startLine = (facts: Pick<Product, 'product'>, url: string, base: string, where = ''): string =>
   `Serving ${facts.product.name} public API ${pkg.version}${where} on ${url} (public base ${base})`;
-
-/** The URL of a listening address (an IPv6 one in brackets). */
-export const listeningUrl = ({ hostname, port }: { hostname: string; port: number }): string =>
-  `http://${hostname.includes(':') ? `[${hostname}]` : hostname}:${port}`;
-
-/** Reads and checks a facts file as start-up does; a refusal is a StartupError naming every field. */
-export async function loadFacts(path: string, readTextFile: Runtime['readTextFile']): Promise<Product> {
-  let text: string;
-  try {
-    text = await readTextFile(path);
-  } catch (error) {
-    throw new StartupError(
-      `FACTS_FILE=${JSON.stringify(path)} cannot be read (${(error as Error).message}): point it at the reviewed facts JSON file.`,
-    );
-  }
-  return parseFacts(path, text);
-}
 
 /** Listens, turning the runtime's error for a busy port or an unusable address into a StartupError. */
 async function listenOrExplain(runtime: Runtime, address: { host: string; port: number }, fetch: Fetch): Promise<Listening> {
@@ -128,28 +106,3 @@ async function listenOrExplain(runtime: Runtime, address: { host: string; port: 
     throw listenFailure(error, address);
   }
 }
-
-// Node and Bun set `code` (EADDRINUSE...); Deno sets `code` on its typed errors and names the rest.
-export function listenFailure(error: unknown, { host, port }: { host: string; port: number }): StartupError {
-  const { code, name, message } = error as { code?: string; name?: string; message?: string };
-  const reason = code ?? name ?? 'error';
-  if (code === 'EADDRINUSE' || name === 'AddrInUse') {
-    return new StartupError(
-      `Cannot listen:\n  PORT=${JSON.stringify(String(port))}: port ${port} is already in use on ${host}; ` +
-        'stop the process that holds it or choose another PORT (0 = any free port).',
-    );
-  }
-  if (code === 'EACCES' || name === 'PermissionDenied') {
-    return new StartupError(
-      `Cannot listen:\n  PORT=${JSON.stringify(String(port))}: not permitted to listen on port ${port} (${reason}); ` +
-        'choose a PORT from 1024 up, or grant the process the right to bind it.',
-    );
-  }
-  const detail = firstLine(message).startsWith(reason) ? firstLine(message) : `${reason}: ${firstLine(message)}`;
-  return new StartupError(
-    `Cannot listen:\n  HOST=${JSON.stringify(host)}: cannot listen on this address (${detail}); ` +
-      'use an address of this machine, such as 127.0.0.1, ::1 or 0.0.0.0 for every interface.',
-  );
-}
-
-const firstLine = (text = '') => text.split('\n')[0]!.trim();

@@ -5,6 +5,7 @@
  * observation that only passes calls through, and nothing of OpenTelemetry is ever loaded.
  */
 import { mcpAgentOf, type Agent } from '../agents/table.ts';
+import type { McpMessageHook } from '../mcp/endpoint.ts';
 import type { Instruments } from './otel.ts';
 
 export interface TelemetryOptions {
@@ -17,7 +18,7 @@ export interface TelemetryOptions {
 }
 
 /** One request as the operator sees it. */
-export interface Observation {
+export interface Observation extends McpMessageHook {
   /** Who sent it (User-Agent; on /mcp, the declared client too). */
   readonly agent: Agent;
   /** The Web Bot Auth signature verified for this agent origin (one a policy names). */
@@ -28,8 +29,6 @@ export interface Observation {
   store<T>(check: () => T | Promise<T>, failing: () => boolean): T | Promise<T>;
   /** A 429 or a fail-closed 503, under a policy. */
   refused(policy: string, code: 'rate_limited' | 'service_unavailable'): void;
-  /** One MCP message answered by `answer`. */
-  mcpMessage(message: unknown, protocolVersion: string | undefined, answer: () => Promise<Response>): Promise<Response>;
   /** The answer is ready: the span ends, the duration is recorded, `Server-Timing` added. */
   end(response: Response): Response;
 }

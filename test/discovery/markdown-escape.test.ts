@@ -10,6 +10,7 @@ import { buildLlmsText } from '../../src/discovery/llms.ts';
 import { md, productMarkdown } from '../../src/discovery/markdown.ts';
 import { buildSkillMarkdown } from '../../src/discovery/skill.ts';
 import { buildDocuments } from '../../src/mcp/documents.ts';
+import { TOOLS } from '../../src/mcp/tools.ts';
 import { BASE, sampleFacts } from '../support/handler.ts';
 
 const ENTITIES: Record<string, string> = { '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'", '&amp;': '&' };
@@ -64,7 +65,7 @@ describe('every Markdown document made from the facts', () => {
   const documents: [string, string][] = [
     ['llms.txt', buildLlmsText(BASE, facts, ['search'], { docsPage: true })],
     ['llms-full.txt', buildLlmsFullText(BASE, facts, ['search'], { docsPage: true })],
-    ['the skill', buildSkillMarkdown(BASE, facts).replace(/^---[^]*?---\n/, '')],
+    ['the skill', buildSkillMarkdown(BASE, facts, TOOLS).replace(/^---[^]*?---\n/, '')],
     ['the Markdown answer', productMarkdown(facts)],
     ...buildDocuments(BASE, facts).map((document): [string, string] => [`the MCP document ${document.id}`, document.text]),
   ];

@@ -29,7 +29,7 @@ describe("the approval sentences, for a product whose start options need no pers
 
   it.each([
     ['llms.txt', () => buildLlmsText(BASE, facts, ['search'], { docsPage: true })],
-    ['the skill', () => buildSkillMarkdown(BASE, facts)],
+    ['the skill', () => buildSkillMarkdown(BASE, facts, TOOLS)],
     ["the OpenAPI document's rules", () => rulesParagraph(facts)],
   ])('are absent from %s', (_, build) => {
     const text = build();
@@ -59,7 +59,7 @@ describe("the approval sentences, for a product whose start options need no pers
     const sample = sampleFacts();
     for (const text of [
       buildLlmsText(BASE, sample, ['search'], { docsPage: true }),
-      buildSkillMarkdown(BASE, sample),
+      buildSkillMarkdown(BASE, sample, TOOLS),
       rulesParagraph(sample),
     ])
       expect(text).toContain(AGENT_APPROVAL_RULE);

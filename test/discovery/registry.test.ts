@@ -1,5 +1,5 @@
 /**
- * `product-discovery registry`: the MCP Registry's server.json for a deployment, valid against the
+ * The MCP Registry's server.json for a deployment, valid against the
  * registry's published schema (vendored in test/fixtures, see its README), with one streamable-http
  * remote at {base}/mcp, the package version and the server card's name.
  */
@@ -9,7 +9,6 @@ import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import pkg from '../../package.json' with { type: 'json' };
-import { main } from '../../src/cli.ts';
 import { buildServerJson, loopbackWarning, SERVER_JSON_SCHEMA } from '../../src/discovery/registry.ts';
 import { serverCardName } from '../../src/discovery/server-card.ts';
 import { sampleFacts } from '../support/handler.ts';
@@ -18,21 +17,6 @@ const schema = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'fixtures
 const ajv = new Ajv({ strict: false, allErrors: true });
 addFormats.default(ajv);
 const validate = ajv.compile(schema);
-
-/** Runs the command line, collecting what it prints. */
-async function run(args: string[], env: Record<string, string | undefined> = {}) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const io = { out: (text: string) => out.push(text), err: (text: string) => err.push(text), color: false };
-  const saved = { ...process.env };
-  Object.assign(process.env, env);
-  try {
-    const code = await main(['registry', ...args], io);
-    return { code, out: out.join('\n'), err: err.join('\n') };
-  } finally {
-    for (const name of Object.keys(env)) if (!(name in saved)) delete process.env[name];
-  }
-}
 
 describe('the MCP Registry server.json', () => {
   it('names the schema the fixture is', () => {
@@ -67,40 +51,6 @@ describe('the MCP Registry server.json', () => {
   it('fails the schema when broken, so the check can fail', () => {
     const document = { ...buildServerJson('https://api.example.com', sampleFacts(), pkg.version), name: 'no slash' };
     expect(validate(document)).toBe(false);
-  });
-
-  it('is printed by the command for --base, or PUBLIC_BASE_URL, with the facts of FACTS_FILE', async () => {
-    const printed = await run(['--base', 'https://api.example.com/']);
-    expect(printed.code).toBe(0);
-    expect(JSON.parse(printed.out)).toEqual(buildServerJson('https://api.example.com', sampleFacts(), pkg.version));
-    const fromEnv = await run([], { PUBLIC_BASE_URL: 'https://discovery.example.org' });
-    expect(JSON.parse(fromEnv.out).remotes).toEqual([{ type: 'streamable-http', url: 'https://discovery.example.org/mcp' }]);
-  });
-
-  it.each([
-    [[], /--base/],
-    [['--base', 'ftp://example.com'], /--base="ftp:\/\/example\.com": must use http or https/],
-    [['--base', 'https://user:secret@api.example.com'], /--base="https:\/\/\*\*\*@api\.example\.com": must not carry user information/],
-    [['--base', ' https://api.example.com'], /--base=" https:\/\/api\.example\.com": must not begin or end with white space/],
-    [['--bass', 'https://api.example.com'], /unknown option --bass/],
-  ])('refuses %j in one line naming the fix', async (args, message) => {
-    const refused = await run(args);
-    expect(refused.code).toBe(2);
-    expect(refused.err).toMatch(message);
-    expect(refused.err.split('\n')).toHaveLength(1);
-    expect(refused.err).not.toContain('secret');
-  });
-
-  it('refuses PUBLIC_BASE_URL by the same rule, naming the variable', async () => {
-    const refused = await run([], { PUBLIC_BASE_URL: 'https://api.example.com/?x=1' });
-    expect(refused.code).toBe(2);
-    expect(refused.err).toMatch(/PUBLIC_BASE_URL="https:\/\/api\.example\.com\/\?x=1": must not carry a query/);
-  });
-
-  it('refuses a facts file that start-up would refuse, naming it', async () => {
-    const refused = await run(['--base', 'https://api.example.com'], { FACTS_FILE: '/nonexistent/facts.json' });
-    expect(refused.code).toBe(1);
-    expect(refused.err).toContain('FACTS_FILE="/nonexistent/facts.json"');
   });
 });
 
