@@ -143,7 +143,7 @@ export const ROUTES: Route[] = [
   {
     path: OPENAPI_PATH,
     methods: GET,
-    answer: (context) => buildOpenApi(context, servedRoutes(context)),
+    answer: (context) => buildOpenApi(context, servedRoutes(context), ROUTES),
     operationId: 'getOpenApi',
     summary: 'OpenAPI document',
     description: 'This document: the authoritative contract. Sent gzip-coded when the client accepts it.',
