@@ -108,7 +108,7 @@ export function parseCommand(name: string, argv: string[]): Parsed {
   const options = Object.fromEntries(
     Object.entries({ ...command.options, help: HELP }).map(([long, { type, short }]) => [long, short ? { type, short } : { type }]),
   );
-  let parsed;
+  let parsed: ReturnType<typeof parseArgs<{ args: string[]; options: typeof options; allowPositionals: true; strict: true }>>;
   try {
     parsed = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
   } catch (error) {

@@ -40,12 +40,12 @@ describe('usage', () => {
       expect(code, argv.join(' ')).toBe(0);
       expect(stderr).toBe('');
       expect(stdout).toMatch(new RegExp(`^Usage: product-discovery ${name}\\b`));
-      expect(stdout).toMatch(/\n  -h, --help +print this help\n$/);
+      expect(stdout).toMatch(/\n {2}-h, --help +print this help\n$/);
     }
   });
 
   it("lists a command's options in its help", async () => {
-    expect((await run('verify', '--help')).stdout).toMatch(/\n  --json +print the report as JSON\n/);
+    expect((await run('verify', '--help')).stdout).toMatch(/\n {2}--json +print the report as JSON\n/);
   });
 });
 

@@ -6,7 +6,7 @@
  * over its folder). Within a layer modules may import each other, without a circle.
  */
 import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, posix, relative } from 'node:path';
+import { join, posix, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from './support/entries.ts';
 

@@ -72,7 +72,7 @@ function wrkScript(spec: RequestSpec): string {
   if (spec.body !== undefined) lines.push(`wrk.body = ${luaString(spec.body)}`);
   for (const [name, value] of Object.entries(spec.headers ?? {})) lines.push(`wrk.headers[${luaString(name)}] = ${luaString(value)}`);
   const path = join(scripts, `request-${++scriptCount}.lua`);
-  writeFileSync(path, lines.join('\n') + '\n');
+  writeFileSync(path, `${lines.join('\n')}\n`);
   return path;
 }
 

@@ -1,12 +1,8 @@
-/** @module The markdown report of one bench run, and its place in docs/performance.md. */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { ColdStart } from './coldstart.ts';
 import type { WorkersCpu } from './workers.ts';
 import type { Scenario } from './scenarios.ts';
 import type { RuntimeHttp } from './throughput.ts';
 import type { LoadResult, Tool } from './load.ts';
-import { ROOT } from './proc.ts';
 import { LABEL, type RuntimeName } from './runtimes.ts';
 import { fixed, int, median, ms, pct } from './stats.ts';
 

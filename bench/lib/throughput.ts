@@ -174,7 +174,7 @@ async function startStoreService(runtime: RuntimeName, kind: StoreKind): Promise
     ready: SERVICE_READY,
   });
   for (let tries = 0; ; tries++) {
-    const health = JSON.parse((await exchange(instance.url + '/api/v1/health')).body.toString('utf8'));
+    const health = JSON.parse((await exchange(`${instance.url}/api/v1/health`)).body.toString('utf8'));
     if (health.status === 'ok' && health.redisMode === store.redisMode) break;
     if (tries > 100) throw new Error(`the ${kind}-backed service never became healthy: ${JSON.stringify(health)}`);
     await sleep(50);

@@ -122,7 +122,7 @@ async function fetchDirectory(origin: string): Promise<{ keys: Map<string, Crypt
     await response.body?.cancel();
     throw new Error(`answered ${response.status || 'a redirect'}, not 200 (redirects are not followed)`);
   }
-  const mediaType = response.headers.get('content-type')?.split(';')[0]!.trim().toLowerCase();
+  const mediaType = response.headers.get('content-type')?.split(';')[0]?.trim().toLowerCase();
   if (mediaType !== DIRECTORY_MEDIA_TYPE) {
     await response.body?.cancel();
     throw new Error(`is ${mediaType ?? 'untyped'}, not ${DIRECTORY_MEDIA_TYPE}`);

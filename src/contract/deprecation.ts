@@ -17,7 +17,7 @@ export interface Deprecation {
 /** The notice callers are owed between the deprecation and the sunset (the contract's rule). */
 export const MIN_SUNSET_NOTICE_DAYS = 90;
 export const SUCCESSOR_PATH_DEFAULT = '/api/v2';
-export const SUCCESSOR_PATH_PATTERN = /^\/[A-Za-z0-9._~\/-]*$/;
+export const SUCCESSOR_PATH_PATTERN = /^\/[A-Za-z0-9._~/-]*$/;
 const DAY_MS = 86_400_000;
 
 /** What a way in calls the settings, so a refusal names the one its user wrote. */

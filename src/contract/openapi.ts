@@ -10,7 +10,7 @@ import { BODY_CUT_OFF, BODY_DEADLINE_MS } from '../http/body.ts';
 import { tooLargeDetail } from '../mcp/gate.ts';
 import { listedPrompts } from '../mcp/prompts.ts';
 import { resourceInfos } from '../mcp/resources.ts';
-import { JsonRpcBatch, JsonRpcBatchResponse, JsonRpcMessage, JsonRpcResponse, MAX_BATCH_MESSAGES } from '../mcp/schemas.ts';
+import { JsonRpcBatch, JsonRpcBatchResponse, JsonRpcMessage, MAX_BATCH_MESSAGES } from '../mcp/schemas.ts';
 import { TOOLS } from '../mcp/tools.ts';
 import { BATCH_REVISION, MCP_PROTOCOL_VERSIONS } from '../mcp/versions.ts';
 import { RATE_LIMITED_CODE } from '../mcp/over-quota.ts';

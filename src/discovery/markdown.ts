@@ -59,9 +59,9 @@ export function factsSections(facts: Product): string {
     ...(product.contact ? [`### Contact\n\n${contactLines(product.contact)}\n`] : []),
     ...optional('Outside this public API (the private contract)', product.privateContract),
     '## Resources\n',
-    resources
+    `${resources
       .map(({ id, kind, title, url, description }) => linkItem(title, url, `${md(description)} (kind: ${kind}${id ? `, id: ${id}` : ''})`))
-      .join('\n') + '\n',
+      .join('\n')}\n`,
     '## Start options\n',
     ...startOptions.map((option) =>
       [

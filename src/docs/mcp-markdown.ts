@@ -9,7 +9,17 @@ import type * as v from 'valibot';
 import { MCP_PATH } from '../route.ts';
 import type { Product } from '../facts/schema.ts';
 
-type JsonSchema = Record<string, any>;
+/** The parts of a JSON Schema (draft 2020-12) the reference reads; the rest is kept as it is. */
+interface JsonSchema {
+  type?: unknown;
+  enum?: unknown[];
+  minLength?: number;
+  maxLength?: number;
+  description?: string;
+  required?: string[];
+  properties?: Record<string, JsonSchema>;
+  [keyword: string]: unknown;
+}
 
 /** A tool as `tools/list` gives it. */
 export interface McpToolDoc {
@@ -80,7 +90,7 @@ const folded = (summary: string, body: string) => `<details><summary>${summary}<
 /** One line per property of an object schema: name, required or not, type and limits, description. */
 function argumentLines(schema: JsonSchema): string[] {
   const required = new Set<string>(schema.required ?? []);
-  return Object.entries<JsonSchema>(schema.properties ?? {}).map(([name, property]) => {
+  return Object.entries(schema.properties ?? {}).map(([name, property]) => {
     const facts = [
       required.has(name) ? 'required' : 'optional',
       property.enum ? `one of ${property.enum.map(String).map(code).join(', ')}` : property.type,

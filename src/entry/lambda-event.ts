@@ -31,6 +31,7 @@ const FORBIDDEN_METHODS = /^(CONNECT|TRACE|TRACK)$/i;
 /** RFC 9110 section 5.5: CR, LF and NUL never appear in a field value. */
 const BAD_VALUE = /[\r\n\0]/;
 const HOST = /^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the rule refuses control characters, so it names them.
 const PATH = /^\/[^\0-\x1f\x7f#]*$/;
 
 /** The shape Hono's adapter sees in an object event (its own order of tests). */
@@ -85,6 +86,7 @@ function problemOf(event: Json, shape: Shape): Malformed | undefined {
   if (typeof path !== 'string' || !PATH.test(path) || !wellFormed(path)) return bad('The event carries no valid path.');
   if (shape === 'v2' && event.rawQueryString !== undefined && event.rawQueryString !== null) {
     const query = event.rawQueryString;
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: the rule refuses control characters, so it names them.
     if (typeof query !== 'string' || /[\0-\x1f\x7f#]/.test(query) || !wellFormed(query))
       return bad("The event's rawQueryString is not a valid query.");
   }

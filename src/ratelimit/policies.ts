@@ -114,7 +114,10 @@ export const Policies = v.pipe(
     const first = new Map<string, number>();
     dataset.value.forEach((policy, index) => {
       const earlier = first.get(policy.name);
-      if (earlier === undefined) return void first.set(policy.name, index);
+      if (earlier === undefined) {
+        first.set(policy.name, index);
+        return;
+      }
       addIssue({
         message: `"${policy.name}" already names entry [${earlier}]: give each policy its own name`,
         path: [

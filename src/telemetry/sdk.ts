@@ -119,8 +119,8 @@ async function prometheus(port: number, host: string, needed: string[]) {
     'METRICS_PORT',
   );
   let exporter!: InstanceType<typeof PrometheusExporter>;
-  const error = await new Promise<Error | void>((resolve) => {
-    exporter = new PrometheusExporter({ port, host, endpoint: '/metrics' }, resolve);
+  const error = await new Promise<Error | undefined>((resolve) => {
+    exporter = new PrometheusExporter({ port, host, endpoint: '/metrics' }, (failed) => resolve(failed ?? undefined));
   });
   if (error) {
     throw new StartupError(

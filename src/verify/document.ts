@@ -45,7 +45,7 @@ export function nonGetPaths(document: Json): { path: string; methods: string[] }
 }
 
 /** JSON Pointer escaping, then URI-fragment escaping (for `{` and `}` in path templates). */
-const escape = (key: string) => encodeURIComponent(key.replace(/~/g, '~0').replace(/\//g, '~1'));
+const pointerEscape = (key: string) => encodeURIComponent(key.replace(/~/g, '~0').replace(/\//g, '~1'));
 
 const resolvePointer = (document: Json, ref: string): Json =>
   ref
@@ -73,7 +73,7 @@ export async function loadContract(document: Json): Promise<Contract> {
   const compiled = new Map<string, ValidateFunction>();
 
   const response = (template: string, method: string, status: number): { at: string; node: Json } => {
-    let at = `#/paths/${escape(template)}/${method.toLowerCase()}/responses/${status}`;
+    let at = `#/paths/${pointerEscape(template)}/${method.toLowerCase()}/responses/${status}`;
     let node = resolvePointer(document, at);
     if (node?.$ref) {
       at = node.$ref;
@@ -97,9 +97,11 @@ export async function loadContract(document: Json): Promise<Contract> {
     validate(template, method, status, mediaType, body) {
       const { at, node } = response(template, method, status);
       if (!node?.content?.[mediaType]?.schema) return `the document gives no ${mediaType} schema for ${method} ${template} ${status}`;
-      return run(`${at}/content/${escape(mediaType)}/schema`, body);
+      return run(`${at}/content/${pointerEscape(mediaType)}/schema`, body);
     },
     validateComponent: (name, body) =>
-      document.components?.schemas?.[name] ? run(`#/components/schemas/${escape(name)}`, body) : `the document has no ${name} schema`,
+      document.components?.schemas?.[name]
+        ? run(`#/components/schemas/${pointerEscape(name)}`, body)
+        : `the document has no ${name} schema`,
   };
 }

@@ -144,9 +144,9 @@ async function toolChecks({ session, index, query }: McpContext, clients: Connec
     const tools = lists[0]!;
     const problems: string[] = [];
     const want = index?.tools ? [...index.tools].sort().join(', ') : names(tools);
-    clients.forEach(
-      (client, i) => names(lists[i]!) !== want && problems.push(`${client.era} lists ${names(lists[i]!)}, the index ${want}`),
-    );
+    clients.forEach((client, i) => {
+      if (names(lists[i]!) !== want) problems.push(`${client.era} lists ${names(lists[i]!)}, the index ${want}`);
+    });
     const check = await schemaChecker();
     const known: { query: string; id?: string } = { query };
     // search first: fetch takes one of its ids.

@@ -19,7 +19,7 @@ export function missingFields(answer: Answer): string[] {
 }
 
 function members(field: string, name: string): Item[] {
-  let list;
+  let list: ReturnType<typeof parseList>;
   try {
     list = parseList(field);
   } catch {

@@ -20,7 +20,7 @@ const LATENCY_BUDGET_MS = 200;
 
 type Check = (base: string) => Promise<string | undefined>;
 
-const mediaType = (response: Response) => response.headers.get('content-type')?.split(';')[0]!.trim();
+const mediaType = (response: Response) => response.headers.get('content-type')?.split(';')[0]?.trim();
 
 /** Each criterion, its weight and its check: undefined when it passes, else what is missing. */
 const CRITERIA: [name: string, weight: number, check: Check][] = [

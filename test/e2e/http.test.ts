@@ -108,7 +108,7 @@ const RESOURCES: Resource[] = [
     mediaTypes: ['application/linkset+json'],
     check(body, base, headers) {
       expect(headers['content-type']).toBe('application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"');
-      expect(parseLinks(headers['link'])).toContainEqual({
+      expect(parseLinks(headers.link)).toContainEqual({
         uri: `${base}/.well-known/api-catalog`,
         params: { rel: 'api-catalog', type: 'application/linkset+json' },
       });
@@ -276,11 +276,11 @@ describe.each(ENTRIES)('%s entry: HTTP contract', (runtime) => {
       expect(response.status).toBe(200);
       expectMediaType(response.headers, ...resource.mediaTypes);
       expect(response.headers['content-encoding']).toBeUndefined();
-      expect(response.headers['etag']).toMatch(ENTITY_TAG);
+      expect(response.headers.etag).toMatch(ENTITY_TAG);
       expectCacheControl(response.headers, resource.cacheControl);
       expectEveryResponseHeaders(response, base, QUOTA);
-      expect(response.headers['deprecation'], 'no Deprecation while none is configured').toBeUndefined();
-      expect(response.headers['sunset']).toBeUndefined();
+      expect(response.headers.deprecation, 'no Deprecation while none is configured').toBeUndefined();
+      expect(response.headers.sunset).toBeUndefined();
       const body = resource.text ? response.text() : response.json();
       const mediaType = response.headers['content-type']!.split(';')[0]!.trim().toLowerCase();
       validate.response(resource.operation, 'get', 200, mediaType, body);
@@ -293,14 +293,14 @@ describe.each(ENTRIES)('%s entry: HTTP contract', (runtime) => {
       expect(head.status).toBe(200);
       expectHeadMatchesGet(head, get);
       expect(head.headers['content-type']).toBe(get.headers['content-type']);
-      expect(head.headers['etag']).toBe(get.headers['etag']);
+      expect(head.headers.etag).toBe(get.headers.etag);
       expectCacheControl(head.headers, resource.cacheControl);
       expectEveryResponseHeaders(head, base, QUOTA);
     });
 
     it('If-None-Match with the ETag answers 304 with the ETag, Cache-Control and every-response headers', async () => {
       const get = await send(url(resource.path));
-      const etag = get.headers['etag']!;
+      const etag = get.headers.etag!;
       for (const method of ['GET', 'HEAD']) {
         const notModified = await sendRaw(base, method, resource.path, { 'If-None-Match': etag });
         expect(notModified.status, `${method} with If-None-Match`).toBe(304);
@@ -308,7 +308,7 @@ describe.each(ENTRIES)('%s entry: HTTP contract', (runtime) => {
         // RFC 9110 section 8.6: only the length a 200 would have, if any (never a Content-Length: 0).
         const length = notModified.headers['content-length'];
         if (length !== undefined) expect(length, '304 Content-Length').toBe(String(get.body.byteLength));
-        expect(notModified.headers['etag']).toBe(etag);
+        expect(notModified.headers.etag).toBe(etag);
         expectCacheControl(notModified.headers, resource.cacheControl);
         expectEveryResponseHeaders(notModified, base, QUOTA);
       }
@@ -326,7 +326,7 @@ describe.each(ENTRIES)('%s entry: HTTP contract', (runtime) => {
     const withQuery = await send(url('/api/v1/product?token=abc&utm_source=x'));
     expect(withQuery.status).toBe(200);
     expect(withQuery.body).toEqual(plain.body);
-    expect(withQuery.headers['etag']).toBe(plain.headers['etag']);
+    expect(withQuery.headers.etag).toBe(plain.headers.etag);
   });
 
   describe('content coding of /openapi.json', () => {
@@ -335,7 +335,7 @@ describe.each(ENTRIES)('%s entry: HTTP contract', (runtime) => {
       const gzip = await send(url('/openapi.json'), { headers: { 'Accept-Encoding': 'gzip' } });
       expect(gzip.status).toBe(200);
       expect(gzip.headers['content-encoding']).toBe('gzip');
-      expect(tokens(gzip.headers['vary'])).toContain('accept-encoding');
+      expect(tokens(gzip.headers.vary)).toContain('accept-encoding');
       expectMediaType(gzip.headers, ...OPENAPI_TYPES);
       expect(gzip.body.byteLength).toBeLessThan(identity.body.byteLength);
       if (gzip.headers['content-length'] !== undefined) expect(gzip.headers['content-length']).toBe(String(gzip.body.byteLength));
@@ -343,8 +343,8 @@ describe.each(ENTRIES)('%s entry: HTTP contract', (runtime) => {
       const decoded = gunzipSync(gzip.body);
       expect(decoded.equals(identity.body), 'gunzip(gzip body) equals the identity body').toBe(true);
       // RFC 9110 section 8.8.3: another coding is another representation, so not the identity's strong ETag.
-      expect(gzip.headers['etag']).toMatch(ENTITY_TAG);
-      expect(gzip.headers['etag']).not.toBe(identity.headers['etag']);
+      expect(gzip.headers.etag).toMatch(ENTITY_TAG);
+      expect(gzip.headers.etag).not.toBe(identity.headers.etag);
       expectCacheControl(gzip.headers, 'public, max-age=60');
       expectEveryResponseHeaders(gzip, base, QUOTA);
     });
@@ -360,11 +360,11 @@ describe.each(ENTRIES)('%s entry: HTTP contract', (runtime) => {
     it('answers 304 to If-None-Match with the gzip ETag', async () => {
       const get = await send(url('/openapi.json'), { headers: { 'Accept-Encoding': 'gzip' } });
       const notModified = await send(url('/openapi.json'), {
-        headers: { 'Accept-Encoding': 'gzip', 'If-None-Match': get.headers['etag']! },
+        headers: { 'Accept-Encoding': 'gzip', 'If-None-Match': get.headers.etag! },
       });
       expect(notModified.status).toBe(304);
-      expect(notModified.headers['etag']).toBe(get.headers['etag']);
-      expect(tokens(notModified.headers['vary'])).toContain('accept-encoding');
+      expect(notModified.headers.etag).toBe(get.headers.etag);
+      expect(tokens(notModified.headers.vary)).toContain('accept-encoding');
       expectEveryResponseHeaders(notModified, base, QUOTA);
     });
 
@@ -398,7 +398,7 @@ describe.each(ENTRIES)('%s entry: HTTP contract', (runtime) => {
       const response = await send(url('/openapi.json'), { headers: acceptEncoding ? { 'Accept-Encoding': acceptEncoding } : {} });
       expect(response.status).toBe(200);
       expect(response.headers['content-encoding'] ?? 'identity').toBe('identity');
-      expect(tokens(response.headers['vary'])).toContain('accept-encoding');
+      expect(tokens(response.headers.vary)).toContain('accept-encoding');
       expect(response.json().openapi).toMatch(/^3\.1\./);
     }
 
@@ -472,7 +472,7 @@ describe.each(ENTRIES)('%s entry: HTTP contract', (runtime) => {
     it.each(WRONG_METHODS)('%s %s is the 405 method_not_allowed problem with Allow', async (method, path, allowed) => {
       const response = await send(url(path), { method });
       expectProblem(response, base, 'method_not_allowed', validate);
-      const allow = tokens(response.headers['allow'], 'upper');
+      const allow = tokens(response.headers.allow, 'upper');
       expect(allow.sort()).toEqual(allowed.split(', ').sort());
       expect(allow).not.toContain(method);
       expectEveryResponseHeaders(response, base, QUOTA);
@@ -482,7 +482,7 @@ describe.each(ENTRIES)('%s entry: HTTP contract', (runtime) => {
       const get = await send(url('/mcp'));
       const head = await sendRaw(base, 'HEAD', '/mcp');
       expect(head.status).toBe(405);
-      expect(tokens(head.headers['allow'], 'upper')).toContain('POST');
+      expect(tokens(head.headers.allow, 'upper')).toContain('POST');
       expectHeadMatchesGet(head, get);
       expectEveryResponseHeaders(head, base, QUOTA);
     });
@@ -499,7 +499,7 @@ describe.each(ENTRIES)('%s entry: HTTP contract', (runtime) => {
       expect(response.body.byteLength).toBe(0);
       // RFC 9110 section 8.6: a server must not send Content-Length in a 204.
       expect(response.headers['content-length'], 'no Content-Length on a 204').toBeUndefined();
-      expect(tokens(response.headers['allow'], 'upper').sort()).toEqual(allowed.split(', ').sort());
+      expect(tokens(response.headers.allow, 'upper').sort()).toEqual(allowed.split(', ').sort());
       expect(tokens(response.headers['access-control-allow-methods'], 'upper')).toEqual(expect.arrayContaining(['GET', 'HEAD']));
       const allowHeaders = response.headers['access-control-allow-headers'];
       if (allowHeaders !== undefined && allowHeaders !== '*') expect(tokens(allowHeaders)).toContain('if-none-match');
@@ -515,7 +515,7 @@ describe.each(ENTRIES)('%s entry: HTTP contract', (runtime) => {
       expect(response.status).toBe(204);
       expect(response.body.byteLength).toBe(0);
       expect(response.headers['content-length'], 'no Content-Length on a 204').toBeUndefined();
-      expect(tokens(response.headers['allow'], 'upper')).toContain('POST');
+      expect(tokens(response.headers.allow, 'upper')).toContain('POST');
       expect(tokens(response.headers['access-control-allow-methods'], 'upper')).toContain('POST');
       const allowHeaders = response.headers['access-control-allow-headers'];
       if (allowHeaders !== undefined && allowHeaders !== '*') {
@@ -566,7 +566,7 @@ describe.each(ENTRIES)('%s entry: HTTP contract', (runtime) => {
       const first = await send(url('/api/v1'));
       return [
         first,
-        await send(url('/api/v1'), { headers: { 'If-None-Match': first.headers['etag']! } }),
+        await send(url('/api/v1'), { headers: { 'If-None-Match': first.headers.etag! } }),
         await send(url('/nope')),
         await send(url('/api/v1'), { method: 'DELETE' }),
         await send(url('/api/v1'), {
@@ -741,7 +741,7 @@ describe.each(ENTRIES)('%s entry: HTTP contract', (runtime) => {
       const response = await sendRaw(depUrl, method, path, headers);
       expectEveryResponseHeaders(response, depBase, QUOTA);
 
-      const deprecation = response.headers['deprecation'];
+      const deprecation = response.headers.deprecation;
       expect(deprecation, 'Deprecation').toBeDefined();
       const [value, params] = parseItem(deprecation!);
       expect(value, 'Deprecation is an RFC 9651 Date item (@<seconds>)').toBeInstanceOf(Date);
@@ -749,23 +749,23 @@ describe.each(ENTRIES)('%s entry: HTTP contract', (runtime) => {
       expect(params.size).toBe(0);
       expect(deprecation).toBe(`@${DEPRECATED_AT / 1000}`);
 
-      const sunset = response.headers['sunset'];
+      const sunset = response.headers.sunset;
       expect(sunset, 'Sunset is an IMF-fixdate').toMatch(IMF_FIXDATE);
       expect(Date.parse(sunset!)).toBe(SUNSET_AT);
       expect(new Date(Date.parse(sunset!)).toUTCString()).toBe(sunset);
 
-      const links = parseLinks(response.headers['link']);
+      const links = parseLinks(response.headers.link);
       expect(links).toContainEqual({ uri: `${depBase}/api/v2`, params: { rel: 'successor-version' } });
       expect(links).toContainEqual({ uri: `${depBase}/openapi.json`, params: { rel: 'service-desc' } });
     });
 
     it('a 304 under /api/v1 carries them too', async () => {
       const get = await send(`${depUrl}/api/v1/product`);
-      const notModified = await send(`${depUrl}/api/v1/product`, { headers: { 'If-None-Match': get.headers['etag']! } });
+      const notModified = await send(`${depUrl}/api/v1/product`, { headers: { 'If-None-Match': get.headers.etag! } });
       expect(notModified.status).toBe(304);
-      expect(notModified.headers['deprecation']).toBe(`@${DEPRECATED_AT / 1000}`);
-      expect(Date.parse(notModified.headers['sunset']!)).toBe(SUNSET_AT);
-      expect(parseLinks(notModified.headers['link'])).toContainEqual({ uri: `${depBase}/api/v2`, params: { rel: 'successor-version' } });
+      expect(notModified.headers.deprecation).toBe(`@${DEPRECATED_AT / 1000}`);
+      expect(Date.parse(notModified.headers.sunset!)).toBe(SUNSET_AT);
+      expect(parseLinks(notModified.headers.link)).toContainEqual({ uri: `${depBase}/api/v2`, params: { rel: 'successor-version' } });
     });
 
     it.each([
@@ -784,17 +784,17 @@ describe.each(ENTRIES)('%s entry: HTTP contract', (runtime) => {
         method === 'OPTIONS' ? { Origin: 'https://app.example.org', 'Access-Control-Request-Method': 'GET' } : {},
       );
       expectEveryResponseHeaders(response, depBase, QUOTA);
-      expect(response.headers['deprecation']).toBeUndefined();
-      expect(response.headers['sunset']).toBeUndefined();
-      expect(parseLinks(response.headers['link']).filter((link) => tokens(link.params.rel).includes('successor-version'))).toEqual([]);
+      expect(response.headers.deprecation).toBeUndefined();
+      expect(response.headers.sunset).toBeUndefined();
+      expect(parseLinks(response.headers.link).filter((link) => tokens(link.params.rel).includes('successor-version'))).toEqual([]);
     });
 
     // "/api/v10" and "/api/v1beta" share a prefix with "/api/v1" but are not paths under it.
     it.each(['/api/v10', '/api/v1beta'])('%s (a sibling of /api/v1, not under it) carries no Deprecation', async (path) => {
       const response = await send(`${depUrl}${path}`);
       expect(response.status).toBe(404);
-      expect(response.headers['deprecation']).toBeUndefined();
-      expect(response.headers['sunset']).toBeUndefined();
+      expect(response.headers.deprecation).toBeUndefined();
+      expect(response.headers.sunset).toBeUndefined();
     });
 
     it('the OpenAPI document marks the /api/v1 operations, and only them, deprecated: true', async () => {

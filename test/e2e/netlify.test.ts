@@ -56,7 +56,7 @@ describe('Netlify (netlify dev --offline)', () => {
         const answer = await request(`${netlify.url}${path}`);
         expect(answer.status, path).toBe(404);
         expect(answer.headers['content-type'] ?? '', path).not.toMatch(/problem\+json/);
-        expect(answer.headers['ratelimit'], path).toBeUndefined();
+        expect(answer.headers.ratelimit, path).toBeUndefined();
       }
     },
     SLOW,

@@ -58,7 +58,7 @@ describe('Vercel (vercel dev --local)', () => {
       const answer = await request(`${vercel.url}${path}`);
       expect(answer.status, path).toBe(404);
       expect(answer.headers['content-type'], path).not.toMatch(/problem\+json/);
-      expect(answer.headers['ratelimit'], path).toBeUndefined();
+      expect(answer.headers.ratelimit, path).toBeUndefined();
     }
   });
 
@@ -95,7 +95,7 @@ describe('Vercel with a bad variable', () => {
         const answer = await request(`${refusing.url}/api/v1`);
         // The function's process printed the block and exited 1: `vercel dev` had no response from it.
         expect(answer.status).toBe(502);
-        expect(answer.headers['ratelimit']).toBeUndefined();
+        expect(answer.headers.ratelimit).toBeUndefined();
         for (let tries = 0; tries < 50 && !refusing.output().includes('RATE_LIMIT_QUOTA'); tries++) await sleep(100);
         expect(refusing.output()).toContain('Invalid configuration:\n  RATE_LIMIT_QUOTA="lots": must be a whole number');
         // What follows the block is the next log line, not a stack trace (the CLI's own messages may carry theirs).

@@ -63,7 +63,11 @@ function twoIsolates(
     });
   }
   const handleRuntimeStdio =
-    output && ((...streams: NodeJS.ReadableStream[]) => streams.forEach((stream) => stream.on('data', (chunk) => output(String(chunk)))));
+    output &&
+    ((...streams: NodeJS.ReadableStream[]) =>
+      streams.forEach((stream) => {
+        stream.on('data', (chunk) => output(String(chunk)));
+      }));
   return new Miniflare({ host: '127.0.0.1', port: 0, cf: false, workers, ...(handleRuntimeStdio && { handleRuntimeStdio }) });
 }
 

@@ -161,7 +161,7 @@ describe('toNodeListener on a node:http server', () => {
 
     it('over the limit, declared or not, gets its 413 problem read whole by the client, not a reset', async () => {
       const start = '{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"pad":"';
-      const declared = await exchange({ method: 'POST', path: '/mcp', headers, body: start + ' '.repeat(2 * MAX_BODY) + '"}}' });
+      const declared = await exchange({ method: 'POST', path: '/mcp', headers, body: `${start + ' '.repeat(2 * MAX_BODY)}"}}` });
       // Four times the limit in 1 KiB pieces, a little apart, with no length announced.
       const pieces = Array.from({ length: (4 * MAX_BODY) / 1024 }, () => Buffer.alloc(1024, 0x20));
       pieces[0] = Buffer.concat([Buffer.from(start), pieces[0]!]);

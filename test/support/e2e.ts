@@ -161,7 +161,7 @@ export function rateLimit(headers: Record<string, string>, quota: number, window
   const [, policy] = defaultPolicy(parseList(headers['ratelimit-policy']!), 'RateLimit-Policy');
   expect(policy.get('q'), 'RateLimit-Policy q').toBe(quota);
   expect(policy.get('w'), 'RateLimit-Policy w').toBe(windowSeconds);
-  const [, state] = defaultPolicy(parseList(headers['ratelimit']!), 'RateLimit');
+  const [, state] = defaultPolicy(parseList(headers.ratelimit!), 'RateLimit');
   const remaining = state.get('r');
   const reset = state.get('t');
   expect(Number.isInteger(remaining), 'RateLimit r is an integer').toBe(true);
@@ -190,10 +190,10 @@ export function rateLimit(headers: Record<string, string>, quota: number, window
 export function expectEveryResponseHeaders(response: Reply, base: string, quota: number): RateLimitSnapshot {
   const { headers } = response;
   expect(headers['x-content-type-options'], 'X-Content-Type-Options').toBe('nosniff');
-  const links = parseLinks(headers['link']);
+  const links = parseLinks(headers.link);
   expect(
     links.some((link) => link.uri === `${base}/openapi.json` && tokens(link.params.rel).includes('service-desc')),
-    `Link ${headers['link']} has <${base}/openapi.json>; rel="service-desc"`,
+    `Link ${headers.link} has <${base}/openapi.json>; rel="service-desc"`,
   ).toBe(true);
   expect(headers['access-control-allow-origin'], 'Access-Control-Allow-Origin').toBe('*');
   expect(headers['access-control-allow-credentials'], 'no Access-Control-Allow-Credentials').toBeUndefined();
@@ -227,7 +227,7 @@ export function openApiValidator(document: any) {
       .split('/')
       .reduce((node: any, key) => node?.[key.replace(/~1/g, '/').replace(/~0/g, '~')], document);
 
-  const escape = (key: string) => encodeURIComponent(key.replace(/~/g, '~0').replace(/\//g, '~1'));
+  const pointerEscape = (key: string) => encodeURIComponent(key.replace(/~/g, '~0').replace(/\//g, '~1'));
   const cache = new Map<string, ValidateFunction>();
 
   const compiled = (ref: string) => {
@@ -247,7 +247,7 @@ export function openApiValidator(document: any) {
   function response(path: string, method: string, status: number, mediaType: string, body: unknown) {
     const operation = document.paths?.[path]?.[method.toLowerCase()];
     expect(operation, `the OpenAPI document has ${method} ${path}`).toBeDefined();
-    let at = `#/paths/${escape(path)}/${method.toLowerCase()}/responses/${status}`;
+    let at = `#/paths/${pointerEscape(path)}/${method.toLowerCase()}/responses/${status}`;
     let response = operation.responses?.[String(status)];
     expect(response, `${method} ${path} documents a ${status} response`).toBeDefined();
     if (response.$ref) {
@@ -255,7 +255,7 @@ export function openApiValidator(document: any) {
       response = pointer(response.$ref);
     }
     expect(response?.content?.[mediaType]?.schema, `${method} ${path} ${status} documents a ${mediaType} schema`).toBeDefined();
-    run(compiled(`${at}/content/${escape(mediaType)}/schema`), body, `the ${method} ${path} ${status} body`);
+    run(compiled(`${at}/content/${pointerEscape(mediaType)}/schema`), body, `the ${method} ${path} ${status} body`);
   }
 
   /** A body against a named schema in components (e.g. Problem, for paths the document cannot list). */

@@ -157,7 +157,7 @@ export function request(
 }
 
 /** `r` of the answer's RateLimit field: what remains for the client the answer was counted against. */
-export const remaining = (answer: Answer): number => Number(/;r=(\d+)/.exec(answer.headers['ratelimit'] ?? '')?.[1] ?? NaN);
+export const remaining = (answer: Answer): number => Number(/;r=(\d+)/.exec(answer.headers.ratelimit ?? '')?.[1] ?? NaN);
 
 /**
  * What every platform's local server must show of the service: its documents on the paths the

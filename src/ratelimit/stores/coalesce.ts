@@ -33,7 +33,7 @@ export function coalesced(add: Add): (key: string, windowStart: number, windowMs
     add(key, windowStart, windowMs, batch.length).then(
       (after) => {
         const before = after - batch.length;
-        batch.forEach((waiting, i) => waiting.resolve(before + i + 1));
+        for (const [i, waiting] of batch.entries()) waiting.resolve(before + i + 1);
         queue.sending = false;
         send(id, key, windowStart, windowMs);
       },

@@ -113,8 +113,12 @@ export function createRedisStore(
     sending = true;
     const calls = connection.split(batch).map((group) =>
       bounded(group[0]!.key, () => connection.increment(group)).then(
-        (counts) => group.forEach((increment, i) => increment.resolve(counts[i]!)),
-        (error: unknown) => group.forEach((increment) => increment.reject(error)),
+        (counts) => {
+          for (const [i, increment] of group.entries()) increment.resolve(counts[i]!);
+        },
+        (error: unknown) => {
+          for (const increment of group) increment.reject(error);
+        },
       ),
     );
     void Promise.all(calls).then(() => {

@@ -80,7 +80,7 @@ describe('retrying', () => {
       // Attempts at 0, 50, 150, 350 and 750 ms (each after a failed one), then after 1550 ms at the latest.
       expect(startedAt.length).toBeGreaterThanOrEqual(4);
       const gaps = startedAt.slice(1).map((at, i) => at - startedAt[i]!);
-      gaps.forEach((gap, i) => expect(gap, `gap ${i + 1}`).toBeGreaterThanOrEqual(backoff(i) - 5));
+      for (const [i, gap] of gaps.entries()) expect(gap, `gap ${i + 1}`).toBeGreaterThanOrEqual(backoff(i) - 5);
       // Connected: no further attempt.
       const made = startedAt.length;
       await sleep(500);
