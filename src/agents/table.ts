@@ -6,17 +6,6 @@
 
 export type AgentClass = 'ai-assistant' | 'ai-search' | 'ai-training' | 'search-engine' | 'mcp-client' | 'browser' | 'other';
 
-/** Every class, for attribute values that must come from a closed list. */
-export const AGENT_CLASSES: readonly AgentClass[] = [
-  'ai-assistant',
-  'ai-search',
-  'ai-training',
-  'search-engine',
-  'mcp-client',
-  'browser',
-  'other',
-];
-
 /**
  * How a known agent can be told apart: its `User-Agent` names it (`user-agent`), or only a Web Bot
  * Auth signature can (`signature`: it sends an ordinary browser's User-Agent, so no class here sees it).

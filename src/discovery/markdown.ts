@@ -5,9 +5,8 @@
  */
 import { approvalRule, needPhrase } from '../facts/product-rules.ts';
 import type { Product } from '../facts/schema.ts';
-
-/** One line of text: Markdown needs no line breaks inside a list item or a blockquote. */
-export const inline = (text: string) => text.replace(/\s+/g, ' ').trim();
+// Markdown needs no line breaks inside a list item or a blockquote: text is set on one line.
+import { inline } from '../util/text.ts';
 
 /**
  * Facts text as Markdown that reads exactly as written, on one line (CommonMark 0.31, "Backslash escapes"):

@@ -7,7 +7,8 @@
 import { API_PATH, LLMS_FULL_PATH, MCP_PATH, OPENAPI_PATH, PRODUCT_PATH, wellKnownSkillPath, type SkillFile } from '../route.ts';
 import type { Product } from '../facts/schema.ts';
 import { AGENT_APPROVAL_RULE, approvalRule, needsApproval, privacySentence, privateContractSentence } from '../facts/product-rules.ts';
-import { inline, link, md } from './markdown.ts';
+import { link, md } from './markdown.ts';
+import { inline } from '../util/text.ts';
 import type { SkillIndex } from './schemas.ts';
 
 /** A tool the skill names: the MCP endpoint's tools, handed in by the caller as llms.txt's tool names are. */

@@ -8,6 +8,7 @@ import { toJsonSchema } from '@valibot/to-json-schema';
 import type * as v from 'valibot';
 import { MCP_PATH } from '../route.ts';
 import type { Product } from '../facts/schema.ts';
+import { inline } from '../util/text.ts';
 
 /** The parts of a JSON Schema (draft 2020-12) the reference reads; the rest is kept as it is. */
 interface JsonSchema {
@@ -80,8 +81,7 @@ export function describeTools(
   }));
 }
 
-const oneLine = (text = '') => text.replace(/\s+/g, ' ').trim();
-const cell = (text = '') => oneLine(text).replace(/\|/g, '\\|');
+const cell = (text = '') => inline(text).replace(/\|/g, '\\|');
 const code = (text: string) => `\`${text}\``;
 const json = (value: unknown) => `\`\`\`json\n${JSON.stringify(value, null, 2)}\n\`\`\``;
 /** A block a reader opens when wanted (HTML that CommonMark passes through; the Markdown inside is still read). */
@@ -98,15 +98,15 @@ function argumentLines(schema: JsonSchema): string[] {
         ? `${property.minLength ?? 0} to ${property.maxLength ?? '∞'} characters`
         : undefined,
     ].filter(Boolean);
-    return `- ${code(name)} (${facts.join(', ')})${property.description ? `: ${oneLine(property.description)}` : ''}`;
+    return `- ${code(name)} (${facts.join(', ')})${property.description ? `: ${inline(property.description)}` : ''}`;
   });
 }
 
 function toolSection(tool: McpToolDoc): string {
   const args = argumentLines(tool.inputSchema);
   return [
-    `##### ${code(tool.name)}: ${oneLine(tool.title)}`,
-    oneLine(tool.description),
+    `##### ${code(tool.name)}: ${inline(tool.title)}`,
+    inline(tool.description),
     `Arguments: ${args.length === 0 ? 'none (call it with `{}`).' : `\n\n${args.join('\n')}`}`,
     folded('Input schema', json(tool.inputSchema)),
     folded("Output schema: the result's <code>structuredContent</code> (the same JSON comes as text content too)", json(tool.outputSchema)),
@@ -118,10 +118,10 @@ const sentence = (text: string) => (/[.!?:]$/.test(text) ? text : `${text}.`);
 
 function promptLine(prompt: McpPromptDoc): string {
   const args = (prompt.arguments ?? []).map(
-    (arg) => `${code(arg.name)} (${arg.required ? 'required' : 'optional'})${arg.description ? `: ${oneLine(arg.description)}` : ''}`,
+    (arg) => `${code(arg.name)} (${arg.required ? 'required' : 'optional'})${arg.description ? `: ${inline(arg.description)}` : ''}`,
   );
-  const title = prompt.title ? `: ${oneLine(prompt.title)}` : '';
-  const description = prompt.description ? ` ${sentence(oneLine(prompt.description))}` : '';
+  const title = prompt.title ? `: ${inline(prompt.title)}` : '';
+  const description = prompt.description ? ` ${sentence(inline(prompt.description))}` : '';
   return `- ${code(prompt.name)}${sentence(title)}${description} Arguments: ${sentence(args.length ? args.join('; ') : 'none')}`;
 }
 

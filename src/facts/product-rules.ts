@@ -5,10 +5,10 @@
  * product's private contract. The words come from the facts (but v1's `createsGallery`, which names itself).
  */
 import type { Product, StartOption } from './schema.ts';
+import { inline } from '../util/text.ts';
 
 type Facts = Pick<Product, 'product'>;
 
-const inline = (text: string) => text.replace(/\s+/g, ' ').trim();
 export const capitalised = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 const withoutStop = (text: string) => inline(text).replace(/[.;]+$/, '');
 

@@ -85,12 +85,6 @@ export function clientAddress(request: Request, address: string | undefined, tru
   return address;
 }
 
-/** The client a request counts against. Without an address (embedded use) all such requests share one key. */
-export function clientKey(request: Request, address: string | undefined, trust: ClientTrust, ipv6PrefixBits = 56): string {
-  const client = clientAddress(request, address, trust);
-  return client ? addressKey(client, ipv6PrefixBits) : 'unknown';
-}
-
 /**
  * An IPv6 address as its network of `prefixBits` leading bits (`2001:db8:1::/56`), one that carries
  * an IPv4 address (`::ffff:192.0.2.1`, `::ffff:c000:201`, `64:ff9b::c000:201`) as that IPv4

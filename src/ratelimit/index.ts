@@ -197,7 +197,7 @@ export async function createRateLimit(
       const state = counted ? limiter.hit(key, Date.now(), policy) : limiter.peek(key, Date.now(), policy);
       return state instanceof Promise ? state.then((settled) => verdict(settled, counted, policy)) : verdict(state, counted, policy);
     },
-    failure: () => limiter.health().failure,
+    failure: () => limiter.failure(),
     close: () => limiter.close(),
   };
 }

@@ -46,11 +46,6 @@ export interface LimiterOptions {
   probeEveryMs?: number;
 }
 
-export interface StoreHealth {
-  store: CounterStore['kind'];
-  failure?: string;
-}
-
 /** The rule for a fail-open share, checked on every way in (RATE_LIMIT_FAIL_OPEN_SHARE, `rateLimit.failOpenShare`). */
 export const FAIL_OPEN_SHARE_RULE =
   'must be a fraction above 0 and at most 1, such as 0.5 (with 2 instances, each admits half the quota while the store is down)';
@@ -155,8 +150,9 @@ export class Limiter {
     };
   }
 
-  health(): StoreHealth {
-    return { store: this.#store.kind, failure: this.#outage.reason };
+  /** Why the store fails now (the limiter then fails open or closed), or undefined while it answers. */
+  failure(): string | undefined {
+    return this.#outage.reason;
   }
 
   close(): Promise<void> {

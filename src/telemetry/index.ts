@@ -78,9 +78,6 @@ class PassThrough implements Observation {
   }
 }
 
-/** An observation that records nothing: the agent, on demand, and calls passed through. */
-export const unobserved = (request: Request, classify: Classify = unclassified): Observation => new PassThrough(request, classify);
-
 /** Times the request and its store call for `Server-Timing`, and feeds OpenTelemetry when on. */
 class Observed extends PassThrough {
   readonly #started = performance.now();

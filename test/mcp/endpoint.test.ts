@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { unobserved } from '../../src/telemetry/index.ts';
 import { createMcpHttpEndpoint } from '../../src/mcp/endpoint.ts';
 import { MCP_HEADERS, sampleFacts } from '../support/handler.ts';
 import { ERAS, expectJsonRpcAnswer, frame, nestedRequests, TOOL_NAMES } from '../support/mcp.ts';
+import { createTelemetry } from '../../src/telemetry/index.ts';
+
+/** The observations the handler hands the endpoint with telemetry off. */
+const telemetry = await createTelemetry({}, { storeKind: 'memory', reviewedOn: () => '2026-01-01', accessLog: false });
 
 const URL_ = 'https://api.example.com/mcp';
 const endpoint = createMcpHttpEndpoint(
@@ -17,7 +20,7 @@ type Outcome = { refused: string } | { response: Response };
 
 async function post(headers: Record<string, string>, body: BodyInit): Promise<Outcome> {
   const request = new Request(URL_, { method: 'POST', headers, body, duplex: 'half' } as RequestInit);
-  const answer = await endpoint(request, MCP_HEADERS, {}, unobserved(request));
+  const answer = await endpoint(request, MCP_HEADERS, {}, telemetry.observe(request));
   return 'refused' in answer ? { refused: answer.refused } : { response: answer };
 }
 
@@ -82,7 +85,7 @@ describe('JSON nested as deep as a body within the limit allows', () => {
         expect(JSON.parse(body).jsonrpc, name).toBe('2.0');
         for (let round = 0; round < 2; round++) {
           const request = new Request(URL_, { method: 'POST', headers, body });
-          const answer = await roomy(request, MCP_HEADERS, {}, unobserved(request));
+          const answer = await roomy(request, MCP_HEADERS, {}, telemetry.observe(request));
           if ('refused' in answer) throw new Error(`${name}: refused ${answer.refused}`);
           expectJsonRpcAnswer(answer.status, answer.headers.get('content-type'), await answer.text(), id);
         }

@@ -4,13 +4,16 @@
  * answers to the same request with that id, cache hints included; and so for the messages of a batch.
  */
 import { describe, expect, it } from 'vitest';
-import { unobserved } from '../../src/telemetry/index.ts';
 import { createMcpHttpEndpoint, type McpHttpEndpoint } from '../../src/mcp/endpoint.ts';
 import { MAX_REPLAY_ENTRIES } from '../../src/mcp/replay.ts';
 import { describeResources } from '../../src/mcp/resources.ts';
 import { createMcpEndpoint, type McpEndpoint } from '../../src/mcp/server.ts';
 import { BASE, MCP_HEADERS, sampleFacts } from '../support/handler.ts';
 import { envelope, frame, initializeBody, LEGACY_VERSIONS, MODERN, PROMPT_NAMES, TOOL_NAMES } from '../support/mcp.ts';
+import { createTelemetry } from '../../src/telemetry/index.ts';
+
+/** The observations the handler hands the endpoint with telemetry off. */
+const telemetry = await createTelemetry({}, { storeKind: 'memory', reviewedOn: () => '2026-01-01', accessLog: false });
 
 const INFO = { name: 'test', version: '1.0.0' };
 const RESOURCES = describeResources(BASE, sampleFacts(), (path) => new TextEncoder().encode(`the body served at ${path}`));
@@ -46,7 +49,7 @@ async function post(
   limits: Record<string, string> = {},
 ): Promise<Response> {
   const request = new Request('https://api.example.com/mcp', { method: 'POST', headers, body });
-  const response = await served(request, MCP_HEADERS, limits, unobserved(request));
+  const response = await served(request, MCP_HEADERS, limits, telemetry.observe(request));
   if ('refused' in response) throw new Error(`refused: ${response.refused}`);
   return response;
 }

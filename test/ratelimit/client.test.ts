@@ -1,43 +1,50 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { addressKey, clientKey, clientTrust } from '../../src/ratelimit/client.ts';
+import { addressKey, clientTrust, type ClientTrust } from '../../src/ratelimit/client.ts';
+import { createRateLimit } from '../../src/ratelimit/index.ts';
 import { closeHandlers } from '../support/handler.ts';
 import { environmentRefusal, optionRefusal, problemOf } from '../support/refusals.ts';
 
 afterEach(closeHandlers);
 
-describe('clientKey', () => {
+/** The key a request counts under, from the rate limit that counts it (the `default` policy). */
+async function clientKey(request: Request, address: string | undefined, trust: ClientTrust, ipv6PrefixBits = 56): Promise<string> {
+  const rateLimit = await createRateLimit({ ipv6PrefixBits }, trust, () => {});
+  return rateLimit.keyOf(request, address);
+}
+
+describe('the key a client counts under', () => {
   const request = (forwardedFor?: string) =>
     new Request('http://127.0.0.1/api/v1', { headers: forwardedFor === undefined ? {} : { 'X-Forwarded-For': forwardedFor } });
 
-  it('is the connection address when no proxy is trusted, whatever X-Forwarded-For says', () => {
-    expect(clientKey(request(), '198.51.100.7', 0)).toBe('198.51.100.7');
-    expect(clientKey(request('192.0.2.1'), '198.51.100.7', 0)).toBe('198.51.100.7');
-    expect(clientKey(request('192.0.2.1, 192.0.2.2'), '198.51.100.7', 0)).toBe('198.51.100.7');
+  it('is the connection address when no proxy is trusted, whatever X-Forwarded-For says', async () => {
+    expect(await clientKey(request(), '198.51.100.7', 0)).toBe('198.51.100.7');
+    expect(await clientKey(request('192.0.2.1'), '198.51.100.7', 0)).toBe('198.51.100.7');
+    expect(await clientKey(request('192.0.2.1, 192.0.2.2'), '198.51.100.7', 0)).toBe('198.51.100.7');
   });
 
-  it('believes as many X-Forwarded-For entries, from the right, as proxies are trusted', () => {
-    expect(clientKey(request('192.0.2.66, 192.0.2.1'), '10.0.0.1', 1)).toBe('192.0.2.1');
-    expect(clientKey(request('192.0.2.66,192.0.2.1 , 192.0.2.2'), '10.0.0.1', 2)).toBe('192.0.2.1');
+  it('believes as many X-Forwarded-For entries, from the right, as proxies are trusted', async () => {
+    expect(await clientKey(request('192.0.2.66, 192.0.2.1'), '10.0.0.1', 1)).toBe('192.0.2.1');
+    expect(await clientKey(request('192.0.2.66,192.0.2.1 , 192.0.2.2'), '10.0.0.1', 2)).toBe('192.0.2.1');
     // Fewer entries than trusted proxies: the leftmost one there is.
-    expect(clientKey(request('192.0.2.1'), '10.0.0.1', 3)).toBe('192.0.2.1');
+    expect(await clientKey(request('192.0.2.1'), '10.0.0.1', 3)).toBe('192.0.2.1');
     // No header behind a trusted proxy: the connection address.
-    expect(clientKey(request(), '10.0.0.1', 1)).toBe('10.0.0.1');
+    expect(await clientKey(request(), '10.0.0.1', 1)).toBe('10.0.0.1');
   });
 
-  it('treats an IPv4-mapped IPv6 address as the IPv4 address', () => {
-    expect(clientKey(request(), '::ffff:198.51.100.7', 0)).toBe('198.51.100.7');
-    expect(clientKey(request('::ffff:192.0.2.1'), '10.0.0.1', 1)).toBe('192.0.2.1');
+  it('treats an IPv4-mapped IPv6 address as the IPv4 address', async () => {
+    expect(await clientKey(request(), '::ffff:198.51.100.7', 0)).toBe('198.51.100.7');
+    expect(await clientKey(request('::ffff:192.0.2.1'), '10.0.0.1', 1)).toBe('192.0.2.1');
   });
 
-  it('with a platform header, believes that header alone, and only when it holds one address', () => {
+  it('with a platform header, believes that header alone, and only when it holds one address', async () => {
     const sent = (headers: Record<string, string>) => new Request('http://127.0.0.1/api/v1', { headers });
     const fly = { header: 'Fly-Client-IP' };
-    expect(clientKey(sent({ 'Fly-Client-IP': '203.0.113.9', 'X-Forwarded-For': '192.0.2.1' }), '10.0.0.1', fly)).toBe('203.0.113.9');
-    expect(clientKey(sent({ 'fly-client-ip': ' 2001:db8:1:1::1 ' }), '10.0.0.1', fly)).toBe('2001:db8:1::/56');
+    expect(await clientKey(sent({ 'Fly-Client-IP': '203.0.113.9', 'X-Forwarded-For': '192.0.2.1' }), '10.0.0.1', fly)).toBe('203.0.113.9');
+    expect(await clientKey(sent({ 'fly-client-ip': ' 2001:db8:1:1::1 ' }), '10.0.0.1', fly)).toBe('2001:db8:1::/56');
     // Absent, or not an address (a list, a name): the connection's address, never X-Forwarded-For.
-    expect(clientKey(sent({ 'X-Forwarded-For': '192.0.2.1' }), '10.0.0.1', fly)).toBe('10.0.0.1');
-    expect(clientKey(sent({ 'Fly-Client-IP': '192.0.2.1, 192.0.2.2' }), '10.0.0.1', fly)).toBe('10.0.0.1');
-    expect(clientKey(sent({ 'Fly-Client-IP': 'unknown' }), '10.0.0.1', fly)).toBe('10.0.0.1');
+    expect(await clientKey(sent({ 'X-Forwarded-For': '192.0.2.1' }), '10.0.0.1', fly)).toBe('10.0.0.1');
+    expect(await clientKey(sent({ 'Fly-Client-IP': '192.0.2.1, 192.0.2.2' }), '10.0.0.1', fly)).toBe('10.0.0.1');
+    expect(await clientKey(sent({ 'Fly-Client-IP': 'unknown' }), '10.0.0.1', fly)).toBe('10.0.0.1');
   });
 
   it('refuses a platform header and trusted proxies together, naming both options', () => {
@@ -69,17 +76,17 @@ describe('clientKey', () => {
     );
   });
 
-  it('without an address, every request shares the fallback key', () => {
-    expect(clientKey(request(), undefined, 0)).toBe('unknown');
-    expect(clientKey(request('192.0.2.1'), undefined, 0)).toBe('unknown');
+  it('without an address, every request shares the fallback key', async () => {
+    expect(await clientKey(request(), undefined, 0)).toBe('unknown');
+    expect(await clientKey(request('192.0.2.1'), undefined, 0)).toBe('unknown');
   });
 
-  it('counts IPv6 clients per /56 by default: one allocation shares a key, the next one does not', () => {
+  it('counts IPv6 clients per /56 by default: one allocation shares a key, the next one does not', async () => {
     const key = (address: string) => clientKey(request(address), '10.0.0.1', 1);
-    expect(key('2001:db8:1:1::1')).toBe('2001:db8:1::/56');
-    expect(key('2001:db8:1:ff::2')).toBe(key('2001:db8:1:1::1'));
-    expect(key('2001:db8:2::1')).not.toBe(key('2001:db8:1:1::1'));
-    expect(clientKey(request(), '2001:db8:1:1::1', 0, 64)).toBe('2001:db8:1:1::/64');
+    expect(await key('2001:db8:1:1::1')).toBe('2001:db8:1::/56');
+    expect(await key('2001:db8:1:ff::2')).toBe(await key('2001:db8:1:1::1'));
+    expect(await key('2001:db8:2::1')).not.toBe(await key('2001:db8:1:1::1'));
+    expect(await clientKey(request(), '2001:db8:1:1::1', 0, 64)).toBe('2001:db8:1:1::/64');
   });
 });
 
@@ -121,10 +128,10 @@ describe('addressKey', () => {
     },
   );
 
-  it('counts a NAT64 client and the IPv4 client it stands for as one', () => {
+  it('counts a NAT64 client and the IPv4 client it stands for as one', async () => {
     const request = new Request('http://127.0.0.1/api/v1');
-    expect(clientKey(request, '64:ff9b::c000:207', 0)).toBe(clientKey(request, '192.0.2.7', 0));
-    expect(clientKey(request, '64:ff9b::c000:208', 0)).toBe('192.0.2.8');
+    expect(await clientKey(request, '64:ff9b::c000:207', 0)).toBe(await clientKey(request, '192.0.2.7', 0));
+    expect(await clientKey(request, '64:ff9b::c000:208', 0)).toBe('192.0.2.8');
   });
 
   it.each(['192.0.2.1', 'unknown', '1:2:3', '1::2::3', '1:2:3:4:5:6:7:8:9', '1::2:3:4:5:6:7:8', '12345::', 'g::1', '::ffff:300.1.1.1'])(

@@ -79,7 +79,7 @@ describe('Limiter', () => {
     const store = new FlakyStore();
     const limiter = new Limiter({ quota: 5, windowSeconds: 60, fail: 'open', store, probeEveryMs: 0 });
     expect((await limiter.hit('client', NOW)).remaining).toBe(4);
-    expect(limiter.health()).toEqual({ store: 'redis', failure: undefined });
+    expect(limiter.failure()).toBeUndefined();
 
     store.down = true;
     const during = [];
@@ -89,13 +89,13 @@ describe('Limiter', () => {
     expect(during.map((s) => s.unavailable)).toEqual([false, false, false, false, false, false]);
     expect(during[5]!.exceeded).toBe(true);
     expect((await limiter.peek('client', NOW)).remaining).toBe(0);
-    expect(limiter.health().failure).toMatch(/store is down/);
+    expect(limiter.failure()).toMatch(/store is down/);
 
     store.down = false;
     // This request still counts in memory; the probe it starts finds the store back.
     expect((await limiter.hit('client', NOW)).remaining).toBe(0);
     await sleep(5);
-    expect(limiter.health()).toEqual({ store: 'redis', failure: undefined });
+    expect(limiter.failure()).toBeUndefined();
     expect((await limiter.hit('client', NOW)).remaining).toBe(3);
     limiter.close();
   });
@@ -107,12 +107,12 @@ describe('Limiter', () => {
     store.down = true;
     expect((await limiter.hit('client', NOW)).unavailable).toBe(true);
     expect((await limiter.peek('client', NOW)).unavailable).toBe(true);
-    expect(limiter.health().failure).toMatch(/closed/);
+    expect(limiter.failure()).toMatch(/closed/);
     store.down = false;
     await limiter.hit('client', NOW);
     await sleep(5);
     expect((await limiter.hit('client', NOW)).unavailable).toBe(false);
-    expect(limiter.health().failure).toBeUndefined();
+    expect(limiter.failure()).toBeUndefined();
     limiter.close();
   });
 
@@ -132,7 +132,7 @@ describe('Limiter', () => {
     expect(store.calls.length - asked).toBeLessThanOrEqual(1);
     store.calls.at(-1)?.reject(new Error('still down'));
     expect(log).toEqual(['rate_limit_store_lost']);
-    expect(limiter.health().failure).toMatch(/connection reset/);
+    expect(limiter.failure()).toMatch(/connection reset/);
     limiter.close();
   });
 
@@ -154,7 +154,7 @@ describe('Limiter', () => {
       await limiter.hit('client', NOW);
       await sleep(1);
     }
-    expect(limiter.health().failure).toMatch(/database is locked/);
+    expect(limiter.failure()).toMatch(/database is locked/);
     expect(log).toEqual(['rate_limit_store_lost']);
     limiter.close();
   });

@@ -2,8 +2,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { withAccessLog } from '../../src/telemetry/access-log.ts';
 import type { LogEntry } from '../../src/util/log.ts';
-import { unobserved } from '../../src/telemetry/index.ts';
-import { agentOf } from '../../src/agents/classify.ts';
+import { createTelemetry } from '../../src/telemetry/index.ts';
 import { BASE, closeHandlers, makeHandler, send } from '../support/handler.ts';
 
 function collector() {
@@ -32,9 +31,11 @@ describe('withAccessLog', () => {
       method: 'PUT',
       headers: { 'user-agent': 'Mozilla/5.0 (compatible; GPTBot/1.2; +https://openai.com/gptbot)' },
     });
-    await serve(put, { clientAddress: '192.0.2.1', requestId: 'given-id' }, unobserved(put, agentOf));
+    // The observations the handler hands down while the access log is on: each names its request's agent.
+    const telemetry = await createTelemetry({}, { storeKind: 'memory', reviewedOn: () => '2026-01-01', accessLog: true });
+    await serve(put, { clientAddress: '192.0.2.1', requestId: 'given-id' }, telemetry.observe(put));
     const get = new Request(`${BASE}/`, { headers: { 'user-agent': 'curl/8.5.0' } });
-    await serve(get, {}, unobserved(get, agentOf));
+    await serve(get, {}, telemetry.observe(get));
     expect(lines[0]).toMatchObject({
       level: 'info',
       event: 'request',
