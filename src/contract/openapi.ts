@@ -3,7 +3,6 @@
  * rules and the valibot schemas (JSON Schema draft 2020-12, the dialect of OpenAPI 3.1).
  */
 import * as v from 'valibot';
-import { toJsonSchemaDefs } from '@valibot/to-json-schema';
 import { describeTools, mcpMarkdown } from '../docs/mcp-markdown.ts';
 import { carriedHeaders, headerComponents, type AnswerKind } from '../http/headers.ts';
 import { BODY_CUT_OFF, BODY_DEADLINE_MS } from '../http/body.ts';
@@ -17,46 +16,13 @@ import { RATE_LIMITED_CODE } from '../mcp/over-quota.ts';
 import { exceededMembers, problemBody, problemDescription, type ProblemMembers } from './problems.ts';
 import { rulesParagraph } from '../facts/product-rules.ts';
 import { allowOf, isV1Path, MCP_PATH, OPENAPI_PATH, pathsOf, type BuildContext, type Route } from '../route.ts';
-import * as factsSchemas from '../facts/schema.ts';
+import { schemaComponents } from './components.ts';
 import * as answers from './schemas.ts';
 import type { ProblemCode } from './schemas.ts';
 
 const nameOf = (schema: v.GenericSchema) => v.getTitle(schema as v.SchemaWithPipe<[v.GenericSchema, v.TitleAction<unknown, string>]>)!;
 const ref = (schema: v.GenericSchema) => ({ $ref: `#/components/schemas/${nameOf(schema)}` });
 const responseRef = (name: string) => ({ $ref: `#/components/responses/${name}` });
-
-/** What the document names besides the routes' bodies: the MCP request bodies and the problem body of every refusal. */
-const NAMED_BY_THE_DOCUMENT: readonly v.GenericSchema[] = [answers.Problem, JsonRpcMessage, JsonRpcBatch, JsonRpcBatchResponse];
-
-/** The parts of a valibot schema that are schemas themselves (object entries, array items, union options, wrapped ones). */
-function partsOf(schema: v.GenericSchema): v.GenericSchema[] {
-  const { entries, item, wrapped, options, items, rest } = schema as unknown as Record<string, unknown>;
-  const parts = [
-    ...(entries ? Object.values(entries as object) : []),
-    item,
-    wrapped,
-    rest,
-    ...[options, items].flatMap((list) => (Array.isArray(list) ? list : [])),
-  ];
-  return parts.filter((part): part is v.GenericSchema => (part as { kind?: unknown } | undefined)?.kind === 'schema');
-}
-
-/**
- * Every named shape (one with a `v.title`) the document refers to, by name: the bodies the route
- * table declares and the named shapes inside them, then those the document names itself.
- */
-export function componentsOf(routes: readonly Route[]): Map<string, v.GenericSchema> {
-  const named = new Map<string, v.GenericSchema>();
-  const visit = (schema: v.GenericSchema) => {
-    const name = v.getTitle(schema as v.SchemaWithPipe<[v.GenericSchema, v.TitleAction<unknown, string>]>);
-    if (name !== undefined && named.has(name)) return;
-    if (name !== undefined) named.set(name, schema);
-    for (const part of partsOf(schema)) visit(part);
-  };
-  for (const route of routes) for (const body of [route.body, ...(route.alternates ?? []).map((alternate) => alternate.body)]) visit(body);
-  for (const schema of NAMED_BY_THE_DOCUMENT) visit(schema);
-  return named;
-}
 
 /** The `headers` of a response: the names headers.ts says an answer of that kind carries. */
 const headersOf = (path: string, kind: AnswerKind, code?: ProblemCode, route?: Route) =>
@@ -236,31 +202,8 @@ function mcpOperations(route: Route, context: BuildContext) {
   };
 }
 
-/**
- * Gives every `const` the `type` of its value: JSON Schema does not need it, but common OpenAPI
- * tools (code generators, validating proxies) read a schema without `type` as "any".
- */
-function typedConsts(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(typedConsts);
-  if (!node || typeof node !== 'object') return node;
-  const object = Object.fromEntries(Object.entries(node).map(([key, value]) => [key, key === 'const' ? value : typedConsts(value)]));
-  if ('const' in object && !('type' in object)) {
-    const value = object.const;
-    object.type = value === null ? 'null' : typeof value === 'number' ? (Number.isInteger(value) ? 'integer' : 'number') : typeof value;
-  }
-  return object;
-}
-
 /** `routes`: those served, whose operations the document lists; `table`: the whole route table, whose shapes it names. */
 export function buildOpenApi(context: BuildContext, routes: readonly Route[], table: readonly Route[] = routes): Record<string, unknown> {
-  // The start option's shape as these facts give it (v1's createsGallery only for the facts that use it).
-  const { StartOption, Product } = factsSchemas.servedSchemas(context.facts);
-  const served: Record<string, v.GenericSchema> = { StartOption, Product };
-  const components = [...componentsOf(table)].map(([name, schema]) => [name, served[name] ?? schema] as const);
-  const defs = toJsonSchemaDefs(Object.fromEntries(components), {
-    target: 'draft-2020-12',
-    overrideRef: ({ referenceId }) => `#/components/schemas/${referenceId}`,
-  });
   const paths = Object.fromEntries(
     routes.map((route) => [route.path, route.answer === 'mcp' ? mcpOperations(route, context) : documentOperations(route, context)]),
   );
@@ -300,7 +243,7 @@ export function buildOpenApi(context: BuildContext, routes: readonly Route[], ta
     ],
     paths,
     components: {
-      schemas: typedConsts(defs),
+      schemas: schemaComponents(table, context.facts),
       headers: headerComponents(),
       responses: {
         NotFound: problem(

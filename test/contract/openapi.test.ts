@@ -1,10 +1,7 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { componentsOf } from '../../src/contract/openapi.ts';
-import { ROUTES } from '../../src/routes.ts';
 import type { Handler } from '../../src/handler.ts';
 import { PROBLEM_CODES } from '../../src/contract/schemas.ts';
 import { BASE, get, makeHandler } from '../support/handler.ts';
@@ -202,27 +199,5 @@ describe('the OpenAPI document while v1 is deprecated', () => {
       for (const operation of Object.values(operations)) expect(Boolean(operation.deprecated), path).toBe(path.startsWith('/api/v1'));
     }
     await handle.close();
-  });
-});
-
-describe('the components, derived from the route table', () => {
-  const title = (schema: v.GenericSchema) => v.getTitle(schema as v.SchemaWithPipe<[v.GenericSchema, v.TitleAction<unknown, string>]>);
-
-  it("name every route's bodies, the named shapes inside them, and the MCP and problem bodies", () => {
-    const components = componentsOf(ROUTES);
-    for (const route of ROUTES)
-      for (const body of [route.body, ...(route.alternates ?? []).map((alternate) => alternate.body)])
-        expect(components.get(title(body)!), route.path).toBe(body);
-    expect([...components.keys()]).toEqual(expect.arrayContaining(['Resource', 'StartOption', 'ApprovalAction', 'Deprecation', 'Problem']));
-    expect(new Set(components.keys()).size).toBe(components.size);
-  });
-
-  it('follow the table: a route added with a new shape adds its component', () => {
-    const Extra = v.pipe(v.object({ inner: v.pipe(v.string(), v.title('ExtraInner')) }), v.title('Extra'));
-    const extra = { ...ROUTES[0]!, path: '/extra', body: Extra };
-    const components = componentsOf([...ROUTES, extra]);
-    expect(components.get('Extra')).toBe(Extra);
-    expect(components.has('ExtraInner')).toBe(true);
-    expect(componentsOf(ROUTES).has('Extra')).toBe(false);
   });
 });
