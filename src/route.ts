@@ -49,7 +49,8 @@ export interface BuildContext {
   /** The package version. */
   version: string;
   deprecation?: DeprecationNotice;
-  mcp: { maxBodyBytes: number };
+  /** The MCP endpoint as the documents describe it: its body limit, tool names and protocol revisions. */
+  mcp: { maxBodyBytes: number; toolNames: readonly string[]; protocolVersions: readonly string[] };
   /** Whether the docs page is served (DOCS_PAGE): every link to it depends on it. */
   docsPage: boolean;
   /** robots.txt's `Content-Signal` (contentsignals.org). */

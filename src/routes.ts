@@ -23,8 +23,6 @@ import { buildDocsPage } from './docs/page.ts';
 import { factsJsonSchema } from './facts/json-schema.ts';
 import { NO_STORE, PUBLIC_CACHE, PUBLIC_MAX_AGE_SECONDS } from './http/headers.ts';
 import { MCP_REFUSALS } from './mcp/gate.ts';
-import { TOOL_NAMES } from './mcp/tools.ts';
-import { MCP_PROTOCOL_VERSIONS } from './mcp/versions.ts';
 import { buildOpenApi } from './contract/openapi.ts';
 import { problemType } from './contract/problems.ts';
 import {
@@ -62,10 +60,7 @@ import { Product } from './facts/schema.ts';
 const JSON_TYPE = 'application/json';
 const GET: readonly Method[] = ['GET', 'HEAD'];
 
-const serverCard: Builder = ({ base, facts, version }) =>
-  buildServerCard(base, facts, { version, protocolVersions: MCP_PROTOCOL_VERSIONS });
 const assetType = ({ asset }: Record<string, string>) => DOCS_ASSETS.find((each) => each.file === asset)!.contentType;
-const rootAsMarkdown: Builder = ({ base, facts, docsPage }) => rootMarkdown(base, facts, { docsPage });
 const skill: Builder = (context) => context.skill.text;
 const MARKDOWN_TYPE = 'text/markdown; charset=utf-8';
 
@@ -73,7 +68,7 @@ export const ROUTES: Route[] = [
   {
     path: ROOT_PATH,
     methods: GET,
-    answer: ({ base, facts, docsPage }) => buildRoot(base, facts, { docsPage }),
+    answer: buildRoot,
     operationId: 'getRoot',
     summary: 'Where everything is',
     description:
@@ -86,8 +81,8 @@ export const ROUTES: Route[] = [
     body: discovery.RootDocument,
     mediaType: JSON_TYPE,
     alternates: [
-      { mediaType: 'text/markdown', body: discovery.RootMarkdown, build: rootAsMarkdown },
-      { mediaType: 'text/plain', body: discovery.RootMarkdown, build: rootAsMarkdown },
+      { mediaType: 'text/markdown', body: discovery.RootMarkdown, build: rootMarkdown },
+      { mediaType: 'text/plain', body: discovery.RootMarkdown, build: rootMarkdown },
     ],
     redirects: [{ mediaType: 'text/html', path: DOCS_PATH, docsPage: true }],
     cacheControl: PUBLIC_CACHE,
@@ -134,9 +129,9 @@ export const ROUTES: Route[] = [
     body: Product,
     mediaType: JSON_TYPE,
     alternates: [
-      { mediaType: 'text/markdown', body: discovery.ProductMarkdown, build: ({ facts }) => productMarkdown(facts) },
-      { mediaType: 'text/plain', body: discovery.ProductMarkdown, build: ({ facts }) => productMarkdown(facts) },
-      { mediaType: 'application/ld+json', body: discovery.SoftwareApplicationLd, build: ({ facts }) => buildJsonLd(facts) },
+      { mediaType: 'text/markdown', body: discovery.ProductMarkdown, build: productMarkdown },
+      { mediaType: 'text/plain', body: discovery.ProductMarkdown, build: productMarkdown },
+      { mediaType: 'application/ld+json', body: discovery.SoftwareApplicationLd, build: buildJsonLd },
     ],
     cacheControl: PUBLIC_CACHE,
   },
@@ -182,7 +177,7 @@ export const ROUTES: Route[] = [
   {
     path: API_CATALOG_PATH,
     methods: GET,
-    answer: ({ base, facts, docsPage }) => buildApiCatalog(base, facts, { docsPage }),
+    answer: buildApiCatalog,
     operationId: 'getApiCatalog',
     summary: 'API catalog',
     description:
@@ -199,7 +194,7 @@ export const ROUTES: Route[] = [
   {
     path: LLMS_PATH,
     methods: GET,
-    answer: ({ base, facts, docsPage }) => buildLlmsText(base, facts, TOOL_NAMES, { docsPage }),
+    answer: buildLlmsText,
     operationId: 'getLlmsText',
     summary: 'llms.txt',
     description:
@@ -212,7 +207,7 @@ export const ROUTES: Route[] = [
   {
     path: LLMS_FULL_PATH,
     methods: GET,
-    answer: ({ base, facts, docsPage }) => buildLlmsFullText(base, facts, TOOL_NAMES, { docsPage }),
+    answer: buildLlmsFullText,
     operationId: 'getLlmsFullText',
     summary: 'llms-full.txt',
     description: 'Every fact written out as one Markdown page: the overview, every resource, every start option with its approval rule.',
@@ -224,7 +219,7 @@ export const ROUTES: Route[] = [
   {
     path: ROBOTS_PATH,
     methods: GET,
-    answer: ({ base, contentSignal, docsPage }) => buildRobotsTxt(base, { contentSignal, docsPage }),
+    answer: buildRobotsTxt,
     operationId: 'getRobotsText',
     summary: 'robots.txt',
     description:
@@ -239,7 +234,7 @@ export const ROUTES: Route[] = [
   {
     path: SERVER_CARD_PATH,
     methods: GET,
-    answer: serverCard,
+    answer: buildServerCard,
     operationId: 'getMcpServerCard',
     summary: 'MCP server card',
     description: 'The MCP Server Card (experimental draft, SEP-2127) of the /mcp endpoint: identity, transport and protocol revisions.',
@@ -252,7 +247,7 @@ export const ROUTES: Route[] = [
   {
     path: SERVER_CARD_WELL_KNOWN_PATH,
     methods: GET,
-    answer: serverCard,
+    answer: buildServerCard,
     operationId: 'getMcpServerCardWellKnown',
     summary: 'MCP server card (well-known path)',
     description: 'The same card, byte for byte and with the same ETag, at the well-known path scanners probe.',
@@ -265,7 +260,7 @@ export const ROUTES: Route[] = [
   {
     path: DOCS_PATH,
     methods: GET,
-    answer: ({ name, facts }) => buildDocsPage({ title: name, assets: pageAssets(), jsonLd: buildJsonLd(facts) }),
+    answer: ({ name, facts }) => buildDocsPage({ title: name, assets: pageAssets(), jsonLd: buildJsonLd({ facts }) }),
     operationId: 'getDocsPage',
     summary: 'API reference page',
     description:
@@ -296,7 +291,7 @@ export const ROUTES: Route[] = [
   {
     path: SITEMAP_PATH,
     methods: GET,
-    answer: ({ base, facts, docsPage }) => buildSitemap(base, facts, { docsPage }),
+    answer: buildSitemap,
     operationId: 'getSitemap',
     summary: 'Sitemap',
     description:
@@ -326,7 +321,7 @@ export const ROUTES: Route[] = [
   {
     path: SKILL_INDEX_PATH,
     methods: GET,
-    answer: ({ base, skill }) => buildSkillIndex(base, skill),
+    answer: buildSkillIndex,
     operationId: 'getSkillIndex',
     summary: 'Agent Skills index',
     description:
@@ -353,7 +348,7 @@ export const ROUTES: Route[] = [
   {
     path: AI_CATALOG_PATH,
     methods: GET,
-    answer: ({ base, facts, docsPage, skill }) => buildAiCatalog(base, facts, { docsPage, skill }),
+    answer: buildAiCatalog,
     operationId: 'getAiCatalog',
     summary: 'AI catalog',
     description:

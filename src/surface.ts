@@ -16,7 +16,8 @@ import { preflight } from './http/cors.ts';
 import { createMcpHttpEndpoint, type McpMessageHook } from './mcp/endpoint.ts';
 import { originRefusal, type McpOptions } from './mcp/gate.ts';
 import { describeResources, resourceInfos } from './mcp/resources.ts';
-import { TOOLS } from './mcp/tools.ts';
+import { TOOL_NAMES, TOOLS } from './mcp/tools.ts';
+import { MCP_PROTOCOL_VERSIONS } from './mcp/versions.ts';
 import { prepareProblem } from './http/problem.ts';
 import { API_PATH, contentTypeOf, isV1Path, pathsOf, type BuildContext, type Builder, type Route } from './route.ts';
 import { ROUTES, servedRoutes } from './routes.ts';
@@ -148,7 +149,7 @@ export async function buildSurface(settings: Settings, facts: Product, previous?
     name: `${facts.product.name} public API`,
     version: pkg.version,
     deprecation: settings.deprecation,
-    mcp: settings.mcp,
+    mcp: { ...settings.mcp, toolNames: TOOL_NAMES, protocolVersions: MCP_PROTOCOL_VERSIONS },
     docsPage: settings.docsPage,
     contentSignal: settings.contentSignal,
     skill: await prepareSkill(settings.base, facts, TOOLS),

@@ -20,7 +20,17 @@ export function publisherOf(base: string): string {
   return parseAddress(hostname.replace(/^\[|\]$/g, '')) === undefined ? hostname.toLowerCase() : 'localhost';
 }
 
-export function buildAiCatalog(base: string, facts: Product, { docsPage, skill }: { docsPage: boolean; skill: SkillFile }): AiCatalog {
+export function buildAiCatalog({
+  base,
+  facts,
+  docsPage,
+  skill,
+}: {
+  base: string;
+  facts: Product;
+  docsPage: boolean;
+  skill: SkillFile;
+}): AiCatalog {
   const identifier = (namespace: string) => `urn:air:${publisherOf(base)}:${namespace}:${NAME}`;
   // The facts' review date is when each artifact's content last changed.
   const updatedAt = `${facts.product.reviewedOn}T00:00:00Z`;

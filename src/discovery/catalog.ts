@@ -8,7 +8,7 @@ import { API_PATH, DOCS_PATH, HEALTH_PATH, LINK_TARGETS, LLMS_PATH, OPENAPI_PATH
 import type { Product } from '../facts/schema.ts';
 import type { ApiCatalog } from './schemas.ts';
 
-export function buildApiCatalog(base: string, facts: Product, { docsPage = false }: { docsPage?: boolean } = {}): ApiCatalog {
+export function buildApiCatalog({ base, facts, docsPage }: { base: string; facts: Product; docsPage: boolean }): ApiCatalog {
   const docs = [
     ...(docsPage ? [{ href: `${base}${DOCS_PATH}`, type: 'text/html', title: 'API reference' }] : []),
     ...facts.resources.filter((resource) => resource.kind === 'docs').map(({ url, title }) => ({ href: url, type: 'text/html', title })),

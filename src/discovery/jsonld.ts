@@ -14,7 +14,7 @@ function productKind(_facts: Product): Pick<SoftwareApplicationLd, 'applicationC
   return { applicationCategory: 'BusinessApplication', operatingSystem: 'Web' };
 }
 
-export function buildJsonLd(facts: Product): SoftwareApplicationLd {
+export function buildJsonLd({ facts }: { facts: Product }): SoftwareApplicationLd {
   const website = facts.resources.find((resource) => resource.kind === 'website');
   const others = facts.resources.filter((resource) => resource !== website).map(({ url }) => url);
   return {

@@ -3,11 +3,10 @@
  * overview, every resource, every start option with its approval rule, then where the API is.
  */
 import { API_CATALOG_PATH, API_PATH, DOCS_PATH, LLMS_PATH, MCP_PATH, OPENAPI_PATH, PRODUCT_PATH, SERVER_CARD_PATH } from '../route.ts';
-import type { Product } from '../facts/schema.ts';
-import { llmsIntro, type FrontDoor } from './llms.ts';
+import { llmsIntro, type LlmsContext } from './llms.ts';
 import { factsSections, linkItem as item, md } from './markdown.ts';
 
-export function buildLlmsFullText(base: string, facts: Product, toolNames: readonly string[], { docsPage }: FrontDoor): string {
+export function buildLlmsFullText({ base, facts, docsPage, mcp: { toolNames } }: LlmsContext): string {
   return [
     `# ${md(facts.product.name)}\n`,
     `> ${md(facts.product.summary)}\n`,

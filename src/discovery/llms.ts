@@ -37,11 +37,16 @@ export function llmsIntro(base: string, facts: Product): string {
 }
 
 /** The front door's pages, once served: llms-full.txt always, the docs page while it is on. */
-export interface FrontDoor {
+/** What llms.txt and llms-full.txt are built from: the build context's parts they read. */
+export interface LlmsContext {
+  base: string;
+  facts: Product;
+  /** Whether the docs page is served: the link to it depends on it. */
   docsPage: boolean;
+  mcp: { toolNames: readonly string[] };
 }
 
-export function buildLlmsText(base: string, facts: Product, toolNames: readonly string[], { docsPage }: FrontDoor): string {
+export function buildLlmsText({ base, facts, docsPage, mcp: { toolNames } }: LlmsContext): string {
   const { product } = facts;
   return [
     `# ${md(product.name)}\n`,

@@ -78,6 +78,6 @@ export function factsSections(facts: Product): string {
 }
 
 /** The product's Markdown representation: the same facts as the JSON body. */
-export function productMarkdown(facts: Product): string {
+export function productMarkdown({ facts }: { facts: Product }): string {
   return `# ${md(facts.product.name)}\n\n> ${md(facts.product.summary)}\n\n${factsSections(facts)}`;
 }

@@ -37,7 +37,7 @@ export function contentUsage(contentSignal: string): string {
     .join(', ');
 }
 
-export function buildRobotsTxt(base: string, { contentSignal, docsPage }: { contentSignal: string; docsPage: boolean }): string {
+export function buildRobotsTxt({ base, contentSignal, docsPage }: { base: string; contentSignal: string; docsPage: boolean }): string {
   const documents = [
     ['API catalog (RFC 9727)', API_CATALOG_PATH],
     ['API index', API_PATH],

@@ -25,7 +25,7 @@ import type { RootDocument } from './schemas.ts';
 const description = (facts: Product) =>
   `The public, read-only API of ${facts.product.name}: reviewed product facts as JSON and through MCP, with no credentials needed.`;
 
-export function buildRoot(base: string, facts: Product, { docsPage }: { docsPage: boolean }): RootDocument {
+export function buildRoot({ base, facts, docsPage }: { base: string; facts: Product; docsPage: boolean }): RootDocument {
   return {
     name: `${facts.product.name} public API`,
     description: description(facts),
@@ -47,7 +47,7 @@ export function buildRoot(base: string, facts: Product, { docsPage }: { docsPage
 }
 
 /** The root as Markdown: the product's name, its summary, what the service is, and every entry point as a link. */
-export function rootMarkdown(base: string, facts: Product, { docsPage }: { docsPage: boolean }): string {
+export function rootMarkdown({ base, facts, docsPage }: { base: string; facts: Product; docsPage: boolean }): string {
   const entries = [
     linkItem('API index', `${base}${API_PATH}`, 'name, version and links to every endpoint, as JSON.'),
     linkItem('Product facts', `${base}${PRODUCT_PATH}`, 'the reviewed facts as JSON, Markdown or schema.org JSON-LD (by Accept).'),

@@ -49,20 +49,26 @@ export const iconsMember = (facts: Pick<Product, 'product'>): { icons?: Icon[] }
   return icons.length > 0 ? { icons } : {};
 };
 
-export function buildServerCard(
-  base: string,
-  facts: Product,
-  server: { version: string; protocolVersions: readonly string[] },
-): ServerCard {
+export function buildServerCard({
+  base,
+  facts,
+  version,
+  mcp: { protocolVersions },
+}: {
+  base: string;
+  facts: Product;
+  version: string;
+  mcp: { protocolVersions: readonly string[] };
+}): ServerCard {
   const website = facts.resources.find((resource) => resource.kind === 'website');
   return {
     $schema: SERVER_CARD_SCHEMA,
     name: serverCardName(base),
     title: fitText(facts.product.name),
-    version: server.version,
+    version,
     description: fitText(facts.product.summary),
     ...(website ? { websiteUrl: website.url } : {}),
     ...iconsMember(facts),
-    remotes: [{ type: 'streamable-http', url: `${base}${MCP_PATH}`, supportedProtocolVersions: [...server.protocolVersions] }],
+    remotes: [{ type: 'streamable-http', url: `${base}${MCP_PATH}`, supportedProtocolVersions: [...protocolVersions] }],
   };
 }

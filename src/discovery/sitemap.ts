@@ -38,7 +38,7 @@ export function sitemapPaths({ docsPage }: { docsPage: boolean }): string[] {
   ];
 }
 
-export function buildSitemap(base: string, facts: Product, { docsPage }: { docsPage: boolean }): string {
+export function buildSitemap({ base, facts, docsPage }: { base: string; facts: Product; docsPage: boolean }): string {
   const urls = sitemapPaths({ docsPage }).map(
     (path) => `  <url><loc>${escapeXml(`${base}${path}`)}</loc><lastmod>${facts.product.reviewedOn}</lastmod></url>`,
   );

@@ -112,7 +112,7 @@ export async function prepareSkill(base: string, facts: Product, tools: readonly
 }
 
 /** The agent-skills discovery index (v0.2.0): the one skill, its SKILL.md's URL and digest. */
-export function buildSkillIndex(base: string, skill: SkillFile): SkillIndex {
+export function buildSkillIndex({ base, skill }: { base: string; skill: SkillFile }): SkillIndex {
   return {
     $schema: SKILL_INDEX_SCHEMA,
     skills: [

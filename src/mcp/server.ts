@@ -123,7 +123,7 @@ interface Served {
  */
 const loadSkills = (skill: SkillFile, facts: Product) =>
   SkillsExtension.load(
-    memorySkillFiles({ [`${skill.name}/SKILL.md`]: skill.text, [`${skill.name}/${SKILL_FACTS_FILE}`]: productMarkdown(facts) }),
+    memorySkillFiles({ [`${skill.name}/SKILL.md`]: skill.text, [`${skill.name}/${SKILL_FACTS_FILE}`]: productMarkdown({ facts }) }),
     {
       cacheHint: PUBLIC_HINT,
       strict: true,

@@ -12,7 +12,7 @@ const context = {
   facts: sampleFacts(),
   name: 'Lumen Galleries public API',
   version: '1.0.0',
-  mcp: { maxBodyBytes: 65536 },
+  mcp: { maxBodyBytes: 65536, toolNames: TOOL_NAMES, protocolVersions: MCP_PROTOCOL_VERSIONS },
   docsPage: true,
   contentSignal: 'search=yes',
   skill: { name: 'product-discovery', description: 'd', text: 't', digest: 'sha256:0' },

@@ -115,7 +115,7 @@ describe('GET /.well-known/api-catalog', () => {
 
 describe('buildApiCatalog with the docs page', () => {
   const serviceDocs = (docsPage: boolean, facts = sampleFacts()) =>
-    expectLinkset(buildApiCatalog(BASE, facts, { docsPage })).filter((link) => link.rel === 'service-doc');
+    expectLinkset(buildApiCatalog({ base: BASE, facts, docsPage })).filter((link) => link.rel === 'service-doc');
 
   it('puts {base}/docs first in service-doc, as HTML, while the page is on', () => {
     const docs = sampleFacts()

@@ -11,7 +11,7 @@ import { everyText, expectStartOptions } from '../support/facts-markdown.ts';
 
 describe('buildLlmsFullText', () => {
   const facts = sampleFacts();
-  const text = buildLlmsFullText(BASE, facts, TOOL_NAMES, { docsPage: true });
+  const text = buildLlmsFullText({ base: BASE, facts, docsPage: true, mcp: { toolNames: TOOL_NAMES } });
 
   it('opens as llms.txt does: the name, the summary, what the API is', () => {
     const lines = text.split('\n');
@@ -39,7 +39,7 @@ describe('buildLlmsFullText', () => {
     ]) {
       expect(api).toContain(`](${BASE}${path})`);
     }
-    expect(buildLlmsFullText(BASE, facts, TOOL_NAMES, { docsPage: false })).not.toContain(`${BASE}/docs`);
+    expect(buildLlmsFullText({ base: BASE, facts, docsPage: false, mcp: { toolNames: TOOL_NAMES } })).not.toContain(`${BASE}/docs`);
   });
 });
 
@@ -48,10 +48,10 @@ describe('buildLlmsText with the front door', () => {
   const optional = (text: string) => text.slice(text.indexOf('## Optional'));
 
   it('links llms-full.txt first under Optional, and the docs page under API while it is on', () => {
-    const on = buildLlmsText(BASE, facts, TOOL_NAMES, { docsPage: true });
+    const on = buildLlmsText({ base: BASE, facts, docsPage: true, mcp: { toolNames: TOOL_NAMES } });
     expect(optional(on).split('\n')[2]).toMatch(new RegExp(`^- \\[llms-full\\.txt\\]\\(${BASE}/llms-full\\.txt\\): \\S`));
     expect(on.slice(on.indexOf('## API'), on.indexOf('## Resources'))).toContain(`](${BASE}/docs)`);
-    const off = buildLlmsText(BASE, facts, TOOL_NAMES, { docsPage: false });
+    const off = buildLlmsText({ base: BASE, facts, docsPage: false, mcp: { toolNames: TOOL_NAMES } });
     expect(optional(off)).toContain(`](${BASE}/llms-full.txt)`);
     expect(off).not.toContain(`${BASE}/docs`);
   });

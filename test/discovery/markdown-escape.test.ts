@@ -63,10 +63,10 @@ function hostileFacts() {
 describe('every Markdown document made from the facts', () => {
   const facts = hostileFacts();
   const documents: [string, string][] = [
-    ['llms.txt', buildLlmsText(BASE, facts, ['search'], { docsPage: true })],
-    ['llms-full.txt', buildLlmsFullText(BASE, facts, ['search'], { docsPage: true })],
+    ['llms.txt', buildLlmsText({ base: BASE, facts, docsPage: true, mcp: { toolNames: ['search'] } })],
+    ['llms-full.txt', buildLlmsFullText({ base: BASE, facts, docsPage: true, mcp: { toolNames: ['search'] } })],
     ['the skill', buildSkillMarkdown(BASE, facts, TOOLS).replace(/^---[\s\S]*?---\n/, '')],
-    ['the Markdown answer', productMarkdown(facts)],
+    ['the Markdown answer', productMarkdown({ facts })],
     ...buildDocuments(BASE, facts).map((document): [string, string] => [`the MCP document ${document.id}`, document.text]),
   ];
 

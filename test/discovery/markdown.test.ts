@@ -10,14 +10,14 @@ import { sampleFacts } from '../support/handler.ts';
 describe('productMarkdown', () => {
   it('writes out every fact of the JSON body', () => {
     const facts = sampleFacts();
-    const markdown = productMarkdown(facts);
+    const markdown = productMarkdown({ facts });
     for (const text of everyText(facts)) expect(markdown, text).toContain(text);
     expectStartOptions(markdown, facts);
   });
 
   it('starts with the product name and its summary, then the sections', () => {
     const facts = sampleFacts();
-    const lines = productMarkdown(facts).split('\n');
+    const lines = productMarkdown({ facts }).split('\n');
     expect(lines[0]).toBe(`# ${facts.product.name}`);
     expect(lines[2]).toBe(`> ${facts.product.summary}`);
     expect(lines.filter((line) => line.startsWith('## '))).toEqual(['## Overview', '## Resources', '## Start options']);
@@ -28,7 +28,7 @@ describe('productMarkdown', () => {
     facts.startOptions[0]!.requiresHumanApproval = true;
     facts.resources[0]!.id = 'home';
     facts.resources[1]!.description = 'First line.\nSecond line.';
-    const markdown = productMarkdown(facts);
+    const markdown = productMarkdown({ facts });
     expectStartOptions(markdown, facts);
     expect(markdown).toContain('id: home');
     expect(markdown).toContain('First line. Second line.');

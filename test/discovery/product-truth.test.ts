@@ -28,7 +28,7 @@ describe("the approval sentences, for a product whose start options need no pers
   const facts = approvalFree();
 
   it.each([
-    ['llms.txt', () => buildLlmsText(BASE, facts, ['search'], { docsPage: true })],
+    ['llms.txt', () => buildLlmsText({ base: BASE, facts, docsPage: true, mcp: { toolNames: ['search'] } })],
     ['the skill', () => buildSkillMarkdown(BASE, facts, TOOLS)],
     ["the OpenAPI document's rules", () => rulesParagraph(facts)],
   ])('are absent from %s', (_, build) => {
@@ -39,7 +39,7 @@ describe("the approval sentences, for a product whose start options need no pers
   });
 
   it('are absent from llms-full.txt but for the options’ own lines', () => {
-    const text = buildLlmsFullText(BASE, facts, ['search'], { docsPage: true });
+    const text = buildLlmsFullText({ base: BASE, facts, docsPage: true, mcp: { toolNames: ['search'] } });
     expect(text).not.toContain(AGENT_APPROVAL_RULE);
     expect(text.replace(/- Approval: Needs no approval\./g, '')).not.toMatch(APPROVAL);
   });
@@ -58,7 +58,7 @@ describe("the approval sentences, for a product whose start options need no pers
   it('are there, the agent rule included, while a start option needs approval', () => {
     const sample = sampleFacts();
     for (const text of [
-      buildLlmsText(BASE, sample, ['search'], { docsPage: true }),
+      buildLlmsText({ base: BASE, facts: sample, docsPage: true, mcp: { toolNames: ['search'] } }),
       buildSkillMarkdown(BASE, sample, TOOLS),
       rulesParagraph(sample),
     ])

@@ -13,7 +13,7 @@ import { buildRobotsTxt, contentUsage } from '../../src/discovery/robots.ts';
 import { BASE } from '../support/handler.ts';
 
 const DEFAULT_SIGNAL = 'search=yes, ai-input=yes';
-const text = buildRobotsTxt(BASE, { contentSignal: DEFAULT_SIGNAL, docsPage: true });
+const text = buildRobotsTxt({ base: BASE, contentSignal: DEFAULT_SIGNAL, docsPage: true });
 
 describe('buildRobotsTxt', () => {
   const robots = robotsParser(`${BASE}/robots.txt`, text);
@@ -71,7 +71,7 @@ describe('buildRobotsTxt', () => {
     for (const group of found) {
       expect(group.slice(1, 4)).toEqual([`Content-Signal: ${DEFAULT_SIGNAL}`, 'Content-Usage: search=y', 'Allow: /']);
     }
-    const custom = buildRobotsTxt(BASE, { contentSignal: 'search=yes, ai-input=no, ai-train=no', docsPage: true });
+    const custom = buildRobotsTxt({ base: BASE, contentSignal: 'search=yes, ai-input=no, ai-train=no', docsPage: true });
     expect(custom).toContain('\nContent-Signal: search=yes, ai-input=no, ai-train=no\nContent-Usage: search=y, train-ai=n\n');
   });
 
@@ -92,11 +92,11 @@ describe('buildRobotsTxt', () => {
   });
 
   it('leaves the Content-Usage line out when the signal names neither search nor ai-train', () => {
-    expect(buildRobotsTxt(BASE, { contentSignal: 'ai-input=yes', docsPage: true })).not.toMatch(/^Content-Usage:/m);
+    expect(buildRobotsTxt({ base: BASE, contentSignal: 'ai-input=yes', docsPage: true })).not.toMatch(/^Content-Usage:/m);
   });
 
   it('does not name the docs page when it is off, and still allows everything', () => {
-    const off = buildRobotsTxt(BASE, { contentSignal: DEFAULT_SIGNAL, docsPage: false });
+    const off = buildRobotsTxt({ base: BASE, contentSignal: DEFAULT_SIGNAL, docsPage: false });
     expect(off).not.toContain('/docs');
     expect(robotsParser(`${BASE}/robots.txt`, off).isAllowed(`${BASE}/api/v1/product`, 'GPTBot')).toBe(true);
   });

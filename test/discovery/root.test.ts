@@ -14,7 +14,7 @@ const facts = sampleFacts();
 
 describe('buildRoot', () => {
   it('names the product in one sentence and links every entry point', () => {
-    const root = v.parse(RootDocument, buildRoot(BASE, facts, { docsPage: true }));
+    const root = v.parse(RootDocument, buildRoot({ base: BASE, facts, docsPage: true }));
     expect(root.name).toBe(`${facts.product.name} public API`);
     expect(root.description).toMatch(/^[^.]+\.$/);
     expect(root.description).toContain(facts.product.name);
@@ -35,16 +35,16 @@ describe('buildRoot', () => {
   });
 
   it('says the same as Markdown: the product, its summary and every entry point of the JSON as a link', () => {
-    const markdown = rootMarkdown(BASE, facts, { docsPage: true });
+    const markdown = rootMarkdown({ base: BASE, facts, docsPage: true });
     expect(markdown.split('\n')[0]).toBe(`# ${facts.product.name} public API`);
     expect(markdown).toContain(`\n> ${facts.product.summary}\n`);
     const linked = [...markdown.matchAll(/\]\((\S+)\)/g)].map((match) => match[1]);
-    expect(linked.sort()).toEqual(expect.arrayContaining(Object.values(buildRoot(BASE, facts, { docsPage: true }).links).sort()));
-    expect(rootMarkdown(BASE, facts, { docsPage: false })).not.toContain('/docs');
+    expect(linked.sort()).toEqual(expect.arrayContaining(Object.values(buildRoot({ base: BASE, facts, docsPage: true }).links).sort()));
+    expect(rootMarkdown({ base: BASE, facts, docsPage: false })).not.toContain('/docs');
   });
 
   it('leaves the docs page out when it is off', () => {
-    const root = v.parse(RootDocument, buildRoot(BASE, facts, { docsPage: false }));
+    const root = v.parse(RootDocument, buildRoot({ base: BASE, facts, docsPage: false }));
     expect(root.links).not.toHaveProperty('docs');
     expect(JSON.stringify(root)).not.toContain('/docs');
   });
@@ -76,7 +76,7 @@ describe('GET / negotiated (RFC 9110 section 12.5.1)', () => {
     expect(answer.status).toBe(200);
     expect(answer.headers.get('content-type')).toBe(type);
     expect(answer.headers.get('vary')).toContain('Accept');
-    expect(await answer.text()).toBe(rootMarkdown(BASE, facts, { docsPage: true }));
+    expect(await answer.text()).toBe(rootMarkdown({ base: BASE, facts, docsPage: true }));
     expect(answer.headers.get('etag')).not.toBe((await ask()).headers.get('etag'));
     expect((await ask(accept, { headers: { 'if-none-match': answer.headers.get('etag')! } })).status).toBe(304);
   });

@@ -11,8 +11,8 @@ describe('the discovery schemas', () => {
   });
 
   it("take the catalog and the card the builders make, and refuse a card past the draft's limits", () => {
-    expect(v.safeParse(ApiCatalog, buildApiCatalog(BASE, sampleFacts(), { docsPage: true })).success).toBe(true);
-    const card = buildServerCard(BASE, sampleFacts(), { version: '1.0.0', protocolVersions: ['2026-07-28'] });
+    expect(v.safeParse(ApiCatalog, buildApiCatalog({ base: BASE, facts: sampleFacts(), docsPage: true })).success).toBe(true);
+    const card = buildServerCard({ base: BASE, facts: sampleFacts(), version: '1.0.0', mcp: { protocolVersions: ['2026-07-28'] } });
     expect(v.parse(ServerCard, card).$schema).toBe(SERVER_CARD_SCHEMA);
     expect(v.safeParse(ServerCard, { ...card, title: 'x'.repeat(101) }).success).toBe(false);
     expect(v.safeParse(ServerCard, { ...card, name: 'no slash' }).success).toBe(false);

@@ -139,7 +139,7 @@ describe('the header rules', () => {
     });
 
     it('names the same targets as the body, besides its own other representation', () => {
-      const root = buildRoot(BASE, sampleFacts(), { docsPage: true });
+      const root = buildRoot({ base: BASE, facts: sampleFacts(), docsPage: true });
       const targets = parsed(true)
         .refs.filter((ref) => ref.rel !== 'alternate')
         .map((ref) => ref.uri);
