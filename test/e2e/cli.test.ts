@@ -122,10 +122,10 @@ describe('check FILE', () => {
     expect(result.code, result.stderr).toBe(0);
     const loaded = [...new Set(readFileSync(trace, 'utf8').split('\n').filter(Boolean))];
     const ours = loaded.filter((url) => url.includes('/dist/')).map((url) => url.slice(url.lastIndexOf('/dist/') + 6));
-    // The bin runs the start-up bundle: the facts check is a chunk of its own, loaded on `check`.
+    // The bin runs the start-up bundle: the `check` command (src/cli/check.ts) is a chunk of its own, loaded on `check`.
     expect(ours).toContain('start/cli.js');
     expect(
-      ours.some((path) => /^start\/(facts|check)-\w+\.js$/.test(path)),
+      ours.some((path) => /^start\/check-\w+\.js$/.test(path)),
       ours.join(', '),
     ).toBe(true);
     expect(ours.filter((path) => /^start\/(start|server|redis|verify|otel|sdk|node|bun|deno)[-.]/.test(path))).toEqual([]);
