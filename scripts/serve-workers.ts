@@ -16,7 +16,9 @@ import { Log, LogLevel, Miniflare } from 'miniflare';
 import { loadConfig } from '../src/startup/config.ts';
 import { StartupError } from '../src/util/startup-error.ts';
 import type { Product } from '../src/facts/schema.ts';
-import { listenFailure, readFacts, startLine } from '../src/startup/start.ts';
+import { readFacts } from '../src/facts/read.ts';
+import { listenFailure } from '../src/startup/listen.ts';
+import { startLine } from '../src/startup/start.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const { FACTS_FILE, PORT: _port, HOST: _host, RATE_LIMIT_COUNTER = 'on', ...bindings } = process.env;
