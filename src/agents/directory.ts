@@ -9,6 +9,7 @@
  */
 import type { Logger } from '../util/log.ts';
 import type { KeyLookup } from './web-bot-auth.ts';
+import { boundedText } from '../util/bounded.ts';
 
 export const DIRECTORY_PATH = '/.well-known/http-message-signatures-directory';
 export const DIRECTORY_MEDIA_TYPE = 'application/http-message-signatures-directory+json';
@@ -127,7 +128,7 @@ async function fetchDirectory(origin: string): Promise<{ keys: Map<string, Crypt
     await response.body?.cancel();
     throw new Error(`is ${mediaType ?? 'untyped'}, not ${DIRECTORY_MEDIA_TYPE}`);
   }
-  const text = await boundedText(response, DIRECTORY_LIMITS.maxBytes);
+  const text = await boundedBody(response, DIRECTORY_LIMITS.maxBytes);
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -157,26 +158,9 @@ export async function jwkThumbprint(x: string): Promise<string> {
 }
 
 /** The body as text, refused past `limit` bytes however it is framed. */
-async function boundedText(response: Response, limit: number): Promise<string> {
-  const reader = response.body?.getReader();
-  if (!reader) return '';
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel();
-      throw new Error(`is larger than ${limit} bytes`);
-    }
-    chunks.push(value);
-  }
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return new TextDecoder().decode(bytes);
+async function boundedBody(response: Response, limit: number): Promise<string> {
+  if (!response.body) return '';
+  const text = await boundedText(response.body, limit, (reader) => reader.cancel());
+  if (text === undefined) throw new Error(`is larger than ${limit} bytes`);
+  return text;
 }

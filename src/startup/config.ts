@@ -20,6 +20,7 @@ import { RedisUrl, RedisUrlList, sharedStoreOf, type StoreNames } from '../ratel
 import { RANGES, rangeProblem, type Range } from '../util/ranges.ts';
 import { invalidConfiguration, settingLine } from '../util/startup-error.ts';
 import type { TelemetryConfig } from '../telemetry/sdk.ts';
+import { commaList } from '../util/comma-list.ts';
 
 /** What only a runtime entry needs; every other default belongs to the module it configures. */
 const DEFAULTS = { port: 8787, host: '127.0.0.1' };
@@ -99,12 +100,7 @@ const Environment = v.object({
   MCP_ALLOWED_ORIGINS: v.optional(
     v.pipe(
       v.string(),
-      v.transform((text) =>
-        text
-          .split(',')
-          .map((item) => item.trim())
-          .filter(Boolean),
-      ),
+      commaList(),
       v.check((items) => items.every((item) => originEntry(item) !== undefined), ORIGIN_LIST_USAGE),
       v.transform((items) => items.map((item) => originEntry(item)!)),
     ),

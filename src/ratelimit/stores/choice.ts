@@ -6,6 +6,7 @@
  */
 import * as v from 'valibot';
 import { invalidConfiguration } from '../../util/startup-error.ts';
+import { commaList } from '../../util/comma-list.ts';
 
 export type RedisMode = 'standalone' | 'cluster' | 'sentinel';
 
@@ -116,12 +117,7 @@ export const RedisUrl = v.pipe(
 export const RedisUrlList = (example: string) =>
   v.pipe(
     v.string(),
-    v.transform((text) =>
-      text
-        .split(',')
-        .map((item) => item.trim())
-        .filter(Boolean),
-    ),
+    commaList(),
     v.rawCheck(({ dataset, addIssue }) => {
       if (!dataset.typed) return;
       const bad = dataset.value.find((item) => !isRedisUrl(item) || !/^\/?$/.test(new URL(item).pathname));
