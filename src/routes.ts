@@ -357,8 +357,8 @@ export const ROUTES: Route[] = [
       'the Agent Skill and llms.txt.',
     tag: 'discovery',
     body: discovery.AiCatalog,
-    mediaType: discovery.AI_CATALOG_TYPE,
-    contentType: discovery.AI_CATALOG_TYPE,
+    // JSON, as the contract has every document but the ones its standards name otherwise.
+    mediaType: JSON_TYPE,
     cacheControl: PUBLIC_CACHE,
   },
   {

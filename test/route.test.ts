@@ -66,7 +66,7 @@ describe('a route declaration', () => {
       '/sitemap.xml': 'application/xml',
       '/skill.md': 'text/markdown; charset=utf-8',
       '/.well-known/agent-skills/index.json': 'application/json; charset=utf-8',
-      '/.well-known/ai-catalog.json': 'application/ai-catalog+json',
+      '/.well-known/ai-catalog.json': 'application/json; charset=utf-8',
       '/.well-known/security.txt': 'text/plain; charset=utf-8',
     });
     const skill = route('/.well-known/agent-skills/{name}/SKILL.md');

@@ -2,7 +2,9 @@
  * @module The AI Catalog at /.well-known/ai-catalog.json, the discovery path the MCP server-card
  * draft names (its catalog format is the AI Catalog's, Agent-Card/ai-catalog): the host, and one entry
  * per artifact the service publishes for agents, each with a `urn:air:{publisher}:{namespace}:{name}`
- * identifier anchored on `{base}`'s host, its media type and its URL on this service. The server card
+ * identifier anchored on `{base}`'s host, its media type (the one its URL answers with; the OpenAPI
+ * document's registered `application/openapi+json`, which the contract allows beside the
+ * `application/json` it is served as) and its URL on this service. The server card
  * carries its own title and description, so its entry names none (the spec's "authoritative source"
  * rule); the others say what they are.
  */
@@ -50,7 +52,8 @@ export function buildAiCatalog({
       },
       {
         identifier: identifier('skill'),
-        type: 'application/agent-skills+md',
+        // What /skill.md answers with, as every entry but the OpenAPI document's (its own registered type).
+        type: 'text/markdown',
         url: `${base}${SKILL_PATH}`,
         displayName: skill.name,
         description: skill.description,

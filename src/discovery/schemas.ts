@@ -162,9 +162,6 @@ export const SkillIndex = v.pipe(
   ),
 );
 
-/** The AI Catalog's media type (Agent-Card/ai-catalog, "Media Type"). */
-export const AI_CATALOG_TYPE = 'application/ai-catalog+json';
-
 export const AiCatalog = v.pipe(
   v.object({
     specVersion: v.literal('1.0'),

@@ -22,7 +22,7 @@ import {
   SKILL_INDEX_PATH,
   SKILL_PATH,
 } from '../route.ts';
-import { linkTargets } from './fields.ts';
+import { linkTargets, mediaType } from './fields.ts';
 import { checkAll, type Check } from './report.ts';
 import type { Answer } from './session.ts';
 
@@ -51,12 +51,15 @@ type Builder = (answer: Answer, base: string, gets: Map<string, Answer>) => Chec
 const sha256 = async (text: string) =>
   `sha256:${[...new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)))].map((byte) => byte.toString(16).padStart(2, '0')).join('')}`;
 
-/** What the AI catalog lists: each entry's type and the path it points at. */
-const AI_CATALOG_ENTRIES: [string, string][] = [
-  ['application/mcp-server-card+json', SERVER_CARD_PATH],
-  ['application/openapi+json', '/openapi.json'],
-  ['application/agent-skills+md', SKILL_PATH],
-  ['text/markdown', LLMS_PATH],
+/**
+ * What the AI catalog lists: each entry's type, the path it points at, and the media type that path
+ * answers with (the type the entry names, but for the OpenAPI document's registered type, served as JSON).
+ */
+const AI_CATALOG_ENTRIES: [type: string, path: string, served: string][] = [
+  ['application/mcp-server-card+json', SERVER_CARD_PATH, 'application/mcp-server-card+json'],
+  ['application/openapi+json', '/openapi.json', 'application/json'],
+  ['text/markdown', SKILL_PATH, 'text/markdown'],
+  ['text/markdown', LLMS_PATH, 'text/markdown'],
 ];
 
 const pathOfUrl = (url: string, base: string) => (url.startsWith(`${base}/`) ? url.slice(base.length) : undefined);
@@ -228,19 +231,19 @@ const DOCUMENTS: Record<string, Builder> = {
   },
   [AI_CATALOG_PATH]: (answer, base, gets) => {
     const entries: { type?: unknown; url?: unknown }[] = Array.isArray(json(answer)?.entries) ? json(answer).entries : [];
-    const listed = new Map(entries.map((entry) => [entry.type, entry.url]));
-    const problems = [
-      ...AI_CATALOG_ENTRIES.flatMap(([type, path]) => {
-        const url = listed.get(type);
-        if (url === undefined) return [`no ${type} entry`];
-        if (url !== `${base}${path}`) return [`${type} at ${String(url)}, not ${base}${path}`];
-        const target = gets.get(path);
-        return target && target.status !== 200 ? [`${url} answered ${target.status}`] : [];
-      }),
-    ];
+    const problems = AI_CATALOG_ENTRIES.flatMap(([type, path, served]) => {
+      const url = `${base}${path}`;
+      const entry = entries.find((candidate) => candidate.url === url);
+      if (entry === undefined) return [`no entry for ${url}`];
+      if (entry.type !== type) return [`${url} listed as ${String(entry.type)}, not ${type}`];
+      const target = gets.get(path);
+      if (target && target.status !== 200) return [`${url} answered ${target.status}`];
+      const answered = target && mediaType(target.headers.get('content-type')).type;
+      return answered && answered !== served ? [`${url} answered ${answered}, not ${served}`] : [];
+    });
     return checkAll(
       'discovery.ai-catalog',
-      'an AI catalog listing the server card, the OpenAPI document, the skill and llms.txt, each answering 200 here',
+      'an AI catalog listing the server card, the OpenAPI document, the skill and llms.txt, each answering 200 here with its type',
       problems,
       'complete',
       HINT,

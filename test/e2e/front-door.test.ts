@@ -74,6 +74,7 @@ const ROOT_LINKS: Record<string, string> = {
   product: 'application/json',
   sitemap: 'application/xml',
   skill: 'text/markdown',
+  aiCatalog: 'application/json',
 };
 const SECURITY_CONTACT = 'mailto:security@example.com';
 

@@ -98,10 +98,7 @@ describe('discoveryChecks', () => {
         'discovery.skill',
         `the index lists ${BASE}/.well-known/agent-skills/product-discovery/SKILL.md, not a path of ${other} answered here`,
       ],
-      [
-        'discovery.ai-catalog',
-        `application/mcp-server-card+json at ${BASE}/mcp/server-card, not ${other}/mcp/server-card; application/openapi+json at ${BASE}/openapi.json, not ${other}/openapi.json; and 2 more`,
-      ],
+      ['discovery.ai-catalog', `no entry for ${other}/mcp/server-card; no entry for ${other}/openapi.json; and 2 more`],
     ]);
   });
 
@@ -165,7 +162,21 @@ describe('discoveryChecks', () => {
       (body) => body.replace(/^User-agent: ClaudeBot$/im, 'User-agent: SomeBot'),
       'no group for ClaudeBot',
     ],
-    ['/.well-known/ai-catalog.json', 'discovery.ai-catalog', {}, json((catalog) => catalog.entries.pop()), 'no text/markdown entry'],
+    ['/.well-known/ai-catalog.json', 'discovery.ai-catalog', {}, json((catalog) => catalog.entries.pop()), `no entry for ${BASE}/llms.txt`],
+    [
+      '/.well-known/ai-catalog.json',
+      'discovery.ai-catalog',
+      {},
+      json((catalog) => (catalog.entries[2].type = 'application/agent-skills+md')),
+      `${BASE}/skill.md listed as application/agent-skills+md, not text/markdown`,
+    ],
+    [
+      '/skill.md',
+      'discovery.ai-catalog',
+      { 'content-type': 'text/plain' },
+      undefined,
+      `${BASE}/skill.md answered text/plain, not text/markdown`,
+    ],
     [
       '/sitemap.xml',
       'discovery.sitemap',
