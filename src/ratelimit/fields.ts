@@ -6,7 +6,11 @@
 import type { HeaderRecord } from '../http/headers.ts';
 import type { RateLimitState } from './limiter.ts';
 
-/** The fields fixed by a policy: RateLimit-Policy, naming it with its quota and window, and the quota. */
+/**
+ * The fields fixed by a policy: RateLimit-Policy, naming it with its quota and window, and the quota.
+ * While the store is down and this instance counts alone (fail open), the quota is its share of the
+ * policy's: the fields stay true to what this instance enforces.
+ */
 export function policyFields(name: string, quota: number, windowSeconds: number): HeaderRecord {
   return { 'RateLimit-Policy': `"${name}";q=${quota};w=${windowSeconds}`, 'X-RateLimit-Limit': String(quota) };
 }

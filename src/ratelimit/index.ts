@@ -166,7 +166,9 @@ export async function createRateLimit(
   }
 
   function verdict(state: RateLimitState, counted: boolean, policy: Applied): Verdict {
-    const headers = policy.fields ? { ...policy.fields, ...stateFields(state) } : stateFields(state);
+    // The quota this instance enforces: the policy's, or its share while the store is down (fail open).
+    const fields = state.quota === policy.quota ? policy.fields : policyFields(policy.name, state.quota, policy.windowMs / 1000);
+    const headers = fields ? { ...fields, ...stateFields(state) } : stateFields(state);
     if (!counted) return { headers };
     if (state.unavailable) {
       headers['Retry-After'] = String(FAIL_CLOSED_RETRY_SECONDS);

@@ -65,6 +65,26 @@ describe('the rate limit entry point', () => {
     expect(limit.failure()).toContain('connection refused');
   });
 
+  it("says the share's quota in RateLimit-Policy and X-RateLimit-Limit while it counts alone, failing open", async () => {
+    await awayFromWindowEdge(3600);
+    const down: CounterStore = {
+      kind: 'redis',
+      increment: () => Promise.reject(new Error('connection refused')),
+      current: () => Promise.reject(new Error('connection refused')),
+      close: async () => {},
+    };
+    const rateLimit = { quota: 10, windowSeconds: 3600, failOpenShare: 0.5, store: down, policies: NETWORK_POLICIES };
+    const handler = await makeHandler({ rateLimit, logger: quiet });
+    const fields = (response: Response) =>
+      ['ratelimit-policy', 'x-ratelimit-limit', 'x-ratelimit-remaining'].map((name) => response.headers.get(name));
+    // This instance admits floor(10 x 0.5) = 5 of the default policy, and says so; the agents' policy (3) gets 1.
+    expect(fields(await send(handler, '/api/v1', { address: '198.51.100.1' }))).toEqual(['"default";q=5;w=3600', '5', '4']);
+    expect(fields(await send(handler, '/api/v1', { address: '160.79.104.1' }))).toEqual(['"agents";q=1;w=3600', '1', '0']);
+    const health = await send(handler, '/api/v1/health', { address: '198.51.100.1' });
+    expect(fields(health), 'health, not counted, says the same').toEqual(['"default";q=5;w=3600', '5', '4']);
+    await handler.close();
+  });
+
   it('counts a client of a listed network under its policy alone, named in every field, in memory', async () => {
     await awayFromWindowEdge(3600);
     const handler = await makeHandler({ rateLimit: { quota: 5, windowSeconds: 3600, policies: NETWORK_POLICIES } });
