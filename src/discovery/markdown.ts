@@ -24,10 +24,22 @@ export function md(text: string): string {
     .replace(/(\s)(#+)$/, '$1\\$2');
 }
 
+/** `c` percent-encoded (RFC 3986 section 2.1), as a URL parser writes it. */
+const percent = (c: string) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`;
+
 /** A link with facts text as its title; parentheses or spaces in the URL would end it early. */
 export function link(title: string, url: string): string {
-  const target = url.replace(/[()<>\s]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
-  return `[${md(title)}](${target})`;
+  return `[${md(title)}](${url.replace(/[()<>\s]/g, percent)})`;
+}
+
+/**
+ * A URL from the facts as Markdown text: as written when Markdown reads nothing in it as markup (what
+ * `md` would leave alone), otherwise as an autolink (CommonMark 0.31, "Autolinks"), inside which
+ * nothing is markup, with `<`, `>` and spaces, which would end it, percent-encoded as a URL parser
+ * encodes them. So `https://x.com/<b>` is `<https://x.com/%3Cb%3E>`, never an element.
+ */
+export function mdUrl(url: string): string {
+  return md(url) === url ? url : `<${url.replace(/[<>\s]/g, percent)}>`;
 }
 
 /** A `- [title](url): note` list item, as llms.txt lists links; the note is Markdown already (`md` for facts text). */
@@ -38,7 +50,7 @@ const yesNo = (value: boolean) => (value ? 'yes' : 'no');
 
 /** The product's own public contact, as list items. */
 const contactLines = ({ url, email }: NonNullable<Product['product']['contact']>) =>
-  [...(url ? [`- Page: ${url}`] : []), ...(email ? [`- E-mail: ${email}`] : [])].join('\n');
+  [...(url ? [`- Page: ${mdUrl(url)}`] : []), ...(email ? [`- E-mail: ${md(email)}`] : [])].join('\n');
 
 /** The facts under H2 headings (Overview, Resources, Start options), each start option under an H3. */
 export function factsSections(facts: Product): string {
@@ -67,7 +79,7 @@ export function factsSections(facts: Product): string {
         `### ${md(option.title)}\n`,
         `${md(option.description)}\n`,
         `- Id: ${option.id}`,
-        `- URL: ${option.url}`,
+        `- URL: ${mdUrl(option.url)}`,
         // v1's flag, written only for the facts that give it.
         ...(option.createsGallery === undefined ? [] : [`- Creates a gallery: ${yesNo(option.createsGallery)}`]),
         ...(option.performs ? [`- Performs: ${option.performs.join(', ')}`] : []),

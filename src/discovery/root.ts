@@ -22,13 +22,14 @@ import type { Product } from '../facts/schema.ts';
 import { linkItem, md } from './markdown.ts';
 import type { RootDocument } from './schemas.ts';
 
-const description = (facts: Product) =>
-  `The public, read-only API of ${facts.product.name}: reviewed product facts as JSON and through MCP, with no credentials needed.`;
+/** One sentence naming the product (`name` as the document writes it: as is in JSON, escaped in Markdown). */
+const description = (name: string) =>
+  `The public, read-only API of ${name}: reviewed product facts as JSON and through MCP, with no credentials needed.`;
 
 export function buildRoot({ base, facts, docsPage }: { base: string; facts: Product; docsPage: boolean }): RootDocument {
   return {
     name: `${facts.product.name} public API`,
-    description: description(facts),
+    description: description(facts.product.name),
     links: {
       api: `${base}${API_PATH}`,
       product: `${base}${PRODUCT_PATH}`,
@@ -65,7 +66,7 @@ export function rootMarkdown({ base, facts, docsPage }: { base: string; facts: P
   return [
     `# ${md(facts.product.name)} public API\n`,
     `> ${md(facts.product.summary)}\n`,
-    `${description(facts)}\n`,
+    `${description(md(facts.product.name))}\n`,
     '## Entry points\n',
     `${entries.join('\n')}\n`,
   ].join('\n');

@@ -14,7 +14,7 @@
  */
 import { resourceId } from '../facts/check.ts';
 import { approvalNeeds, needPhrase } from '../facts/product-rules.ts';
-import { md } from '../discovery/markdown.ts';
+import { md, mdUrl } from '../discovery/markdown.ts';
 import { PRODUCT_PATH } from '../route.ts';
 import type { Product } from '../facts/schema.ts';
 import type { FetchOutput, SearchOutput } from './schemas.ts';
@@ -59,7 +59,7 @@ export function buildDocuments(base: string, facts: Product): Document[] {
       id: `resource:${resourceId(resource)}`,
       title: resource.title,
       url: resource.url,
-      text: `# ${md(resource.title)}\n\n${md(resource.description)}\n\n- Kind: ${resource.kind}\n- URL: ${resource.url}\n`,
+      text: `# ${md(resource.title)}\n\n${md(resource.description)}\n\n- Kind: ${resource.kind}\n- URL: ${mdUrl(resource.url)}\n`,
       metadata: { source: 'resource', reviewedOn, kind: resource.kind },
     }),
   );
@@ -70,7 +70,7 @@ export function buildDocuments(base: string, facts: Product): Document[] {
       title: option.title,
       url: option.url,
       text:
-        `# ${md(option.title)}\n\n${md(option.description)}\n\n- URL: ${option.url}\n` +
+        `# ${md(option.title)}\n\n${md(option.description)}\n\n- URL: ${mdUrl(option.url)}\n` +
         // v1's flag, written only for the facts that give it.
         (option.createsGallery === undefined ? '' : `- Creates a gallery: ${yesNo(option.createsGallery)}\n`) +
         `- Needs a person's approval before an agent takes it: ${yesNo(option.requiresHumanApproval)}\n` +
