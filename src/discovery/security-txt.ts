@@ -4,7 +4,7 @@
  * each reload renews it.
  */
 import { SECURITY_TXT_PATH } from '../route.ts';
-import { StartupError } from '../util/startup-error.ts';
+import { invalidConfiguration, settingLine } from '../util/startup-error.ts';
 
 const YEAR_MS = 365 * 24 * 60 * 60 * 1000;
 
@@ -37,6 +37,6 @@ export function securityContactProblem(uri: string): string | undefined {
 /** The createHandler option, checked as SECURITY_CONTACT is: a bad one is refused naming the option and the fix. */
 export function checkSecurityContact(uri: string): string {
   const problem = securityContactProblem(uri);
-  if (problem) throw new StartupError(`Invalid option:\n  securityContact=${JSON.stringify(uri)}: ${problem}`);
+  if (problem) throw invalidConfiguration(settingLine('securityContact', uri, problem));
   return uri;
 }

@@ -8,7 +8,7 @@
  */
 import { exceededDetail } from '../contract/problems.ts';
 import { NO_STORE, type HeaderRecord } from '../http/headers.ts';
-import { StartupError } from '../util/startup-error.ts';
+import { invalidConfiguration, settingLine } from '../util/startup-error.ts';
 import { revisionOf } from './batch.ts';
 import { vet, type McpOptions } from './gate.ts';
 import { BATCH_REVISION, MODERN_REVISION } from './versions.ts';
@@ -16,6 +16,8 @@ import { BATCH_REVISION, MODERN_REVISION } from './versions.ts';
 /** `http`: the 429 problem (the default); `jsonrpc`: HTTP 200 with a JSON-RPC answer per request. */
 export const RATE_LIMIT_ANSWERS = ['http', 'jsonrpc'] as const;
 export type RateLimitAnswer = (typeof RATE_LIMIT_ANSWERS)[number];
+/** The rule's words, on every way in (MCP_RATE_LIMIT_ANSWER, `mcp.rateLimitAnswer`). */
+export const RATE_LIMIT_ANSWER_RULE = 'must be "http" (the 429 problem) or "jsonrpc" (HTTP 200 with a JSON-RPC answer)';
 
 /** The JSON-RPC error code of an over-quota request, in the implementation-defined server-error range (-32099..-32000). */
 export const RATE_LIMITED_CODE = -32029;
@@ -24,7 +26,7 @@ export const RATE_LIMITED_CODE = -32029;
 export function checkRateLimitAnswer(value: unknown): RateLimitAnswer {
   if (value === undefined) return 'http';
   if ((RATE_LIMIT_ANSWERS as readonly unknown[]).includes(value)) return value as RateLimitAnswer;
-  throw new StartupError(`Invalid option:\n  mcp.rateLimitAnswer=${JSON.stringify(value)}: must be "http" or "jsonrpc"`);
+  throw invalidConfiguration(settingLine('mcp.rateLimitAnswer', value, RATE_LIMIT_ANSWER_RULE));
 }
 
 /** How long to wait, and the policy whose quota is used up. */

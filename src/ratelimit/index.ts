@@ -12,11 +12,11 @@ import { importOptional } from '../util/optional.ts';
 import { exceededMembers, type ProblemMembers } from '../contract/problems.ts';
 import { addressKey, clientAddress, type ClientTrust } from './client.ts';
 import { policyFields, stateFields } from './fields.ts';
-import { FAIL_OPEN_SHARE_RULE, isFailOpenShare, Limiter, type Quota, type RateLimitState } from './limiter.ts';
+import { FAIL_OPEN_SHARE_RULE, FAIL_RULE, isFail, isFailOpenShare, Limiter, type Quota, type RateLimitState } from './limiter.ts';
 import { invalidConfiguration, settingLine } from '../util/startup-error.ts';
 import { MemoryStore } from './stores/memory.ts';
 import { agentPolicies, checkPolicies, policyMatcher, type PolicyInput } from './policies.ts';
-import { sharedStoreOf, type RedisMode, type SharedStore, type SharedStoreOptions } from './stores/choice.ts';
+import { sharedStoreOf, type SharedStore, type SharedStoreOptions, type StoreNames } from './stores/choice.ts';
 import type { CounterStore } from './store.ts';
 
 export interface RateLimitOptions extends SharedStoreOptions {
@@ -83,9 +83,11 @@ export interface RateLimit {
 
 /** The shared store chosen, if any; each client is loaded only by a service that uses it, and installed only by one that does. */
 async function openShared(shared: SharedStore | undefined): Promise<CounterStore | undefined> {
-  if (shared?.kind === 'redis') return (await loadRedis(shared.target.mode)).createRedisStore(shared.target);
-  if (shared?.kind === 'dynamodb') return (await import('./stores/dynamodb.ts')).createDynamoDbStore(shared.table);
-  if (shared?.kind === 'deno-kv') return (await import('./stores/deno-kv.ts')).createDenoKvStore(shared.path);
+  // Each store's refusals name the setting as its way in calls it (`shared.setting`).
+  if (shared?.kind === 'redis') return (await loadRedis(shared.setting)).createRedisStore(shared.target);
+  if (shared?.kind === 'dynamodb')
+    return (await import('./stores/dynamodb.ts')).createDynamoDbStore(shared.table, { setting: shared.setting });
+  if (shared?.kind === 'deno-kv') return (await import('./stores/deno-kv.ts')).createDenoKvStore(shared.path, { setting: shared.setting });
   return undefined;
 }
 
@@ -94,9 +96,13 @@ async function openShared(shared: SharedStore | undefined): Promise<CounterStore
  * it listens, so that a store it cannot use (a table that does not exist, Deno KV outside Deno)
  * refuses start-up before any port is taken. Options that name no shared store come back as given.
  */
-export async function withStoreOpened(given: Partial<RateLimitOptions> | undefined): Promise<Partial<RateLimitOptions> | undefined> {
+export async function withStoreOpened(
+  given: Partial<RateLimitOptions> | undefined,
+  /** What the options' way in calls each store setting (the environment's variables for the entries). */
+  names?: StoreNames,
+): Promise<Partial<RateLimitOptions> | undefined> {
   const options = withDefaults(RATE_LIMIT_DEFAULTS, given);
-  const store = options.store ? undefined : await openShared(sharedStoreOf(options));
+  const store = options.store ? undefined : await openShared(sharedStoreOf(options, names));
   if (!store) return given;
   const { redisUrl, redisClusterUrls, redisSentinel, dynamoDbTable, denoKv, ...rest } = options;
   return { ...rest, store };
@@ -121,9 +127,12 @@ export async function createRateLimit(
 ): Promise<RateLimit> {
   const options = withDefaults(RATE_LIMIT_DEFAULTS, given);
   const { quota, windowSeconds, fail, failOpenShare, ipv6PrefixBits, store: own } = options;
-  if (!isFailOpenShare(failOpenShare)) {
-    throw invalidConfiguration(settingLine('rateLimit.failOpenShare', failOpenShare, FAIL_OPEN_SHARE_RULE));
-  }
+  // The environment's rules (config.ts), in its words, naming the option.
+  const refused = [
+    ...(isFail(fail) ? [] : [settingLine('rateLimit.fail', fail, FAIL_RULE)]),
+    ...(isFailOpenShare(failOpenShare) ? [] : [settingLine('rateLimit.failOpenShare', failOpenShare, FAIL_OPEN_SHARE_RULE)]),
+  ];
+  if (refused.length > 0) throw invalidConfiguration(...refused);
   // The one-store rule first: an app's own store and a shared one named together are refused.
   const shared = sharedStoreOf(options);
   const store: CounterStore = own ?? (await openShared(shared)) ?? new MemoryStore();
@@ -211,11 +220,5 @@ async function agentVerifier(origins: ReadonlySet<string>, base: string | undefi
   return webBotAuth({ authority: new URL(base).host, origins, keyOf: keyDirectory({ logger }) });
 }
 
-const REDIS_VARIABLE: Record<RedisMode, string> = {
-  standalone: 'REDIS_URL',
-  cluster: 'REDIS_CLUSTER_URLS',
-  sentinel: 'REDIS_SENTINEL_URLS',
-};
-
-const loadRedis = (mode: RedisMode) =>
-  importOptional(() => import('./stores/redis.ts'), ['@redis/client'], `${REDIS_VARIABLE[mode]} (the Redis rate-limit store)`);
+const loadRedis = (setting: string) =>
+  importOptional(() => import('./stores/redis.ts'), ['@redis/client'], `${setting} (the Redis rate-limit store)`);

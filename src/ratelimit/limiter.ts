@@ -46,6 +46,10 @@ export interface LimiterOptions {
   probeEveryMs?: number;
 }
 
+/** The rule for the failure policy, checked on every way in (RATE_LIMIT_FAIL, `rateLimit.fail`). */
+export const FAIL_RULE = 'must be "open" or "closed"';
+export const isFail = (value: unknown): value is 'open' | 'closed' => value === 'open' || value === 'closed';
+
 /** The rule for a fail-open share, checked on every way in (RATE_LIMIT_FAIL_OPEN_SHARE, `rateLimit.failOpenShare`). */
 export const FAIL_OPEN_SHARE_RULE =
   'must be a fraction above 0 and at most 1, such as 0.5 (with 2 instances, each admits half the quota while the store is down)';

@@ -17,6 +17,8 @@ export interface StoreOptions {
    * store failure. A backstop: while the store is down or hangs, requests are not sent to it at all.
    */
   maxPendingCommands?: number;
+  /** The setting that named the store, as its way in calls it (`RATE_LIMIT_DENO_KV`, `rateLimit.denoKv`), for its refusals. */
+  setting?: string;
 }
 
 export interface CounterStore {

@@ -11,11 +11,11 @@ import type { HandlerOptions } from '../handler.ts';
 import { securityContactProblem } from '../discovery/security-txt.ts';
 import { MCP_DEFAULTS } from '../mcp/gate.ts';
 import { clientIpHeaderProblem, clientTrust, TRUST_PROXY_HOPS_DEFAULT } from '../ratelimit/client.ts';
-import { RATE_LIMIT_ANSWERS } from '../mcp/over-quota.ts';
+import { RATE_LIMIT_ANSWER_RULE, RATE_LIMIT_ANSWERS } from '../mcp/over-quota.ts';
 import { RATE_LIMIT_DEFAULTS, type RateLimitOptions } from '../ratelimit/index.ts';
-import { FAIL_OPEN_SHARE_RULE, isFailOpenShare } from '../ratelimit/limiter.ts';
+import { FAIL_OPEN_SHARE_RULE, FAIL_RULE, isFailOpenShare } from '../ratelimit/limiter.ts';
 import { PoliciesJson, pathOf } from '../ratelimit/policies.ts';
-import { TABLE_NAME } from '../ratelimit/stores/dynamodb.ts';
+import { tableNameProblem } from '../ratelimit/stores/dynamodb.ts';
 import { RedisUrl, RedisUrlList, sharedStoreOf, type StoreNames } from '../ratelimit/stores/choice.ts';
 import { RANGES, rangeProblem, type Range } from '../util/ranges.ts';
 import { invalidConfiguration, settingLine } from '../util/startup-error.ts';
@@ -78,12 +78,10 @@ const Environment = v.object({
     v.pipe(v.string(), v.regex(/^[^\s,]+$/, 'must be the name of the master group the sentinels monitor, such as mymaster')),
   ),
   RATE_LIMIT_POLICIES: v.optional(PoliciesJson),
-  RATE_LIMIT_DYNAMODB_TABLE: v.optional(
-    v.pipe(v.string(), v.regex(TABLE_NAME, 'must be a DynamoDB table name: 3 to 255 letters, digits, _, - or .')),
-  ),
+  RATE_LIMIT_DYNAMODB_TABLE: v.optional(ruled(tableNameProblem)),
   // `on`: the platform's own database (Deno Deploy); anything else is the path of a KV file.
   RATE_LIMIT_DENO_KV: v.optional(v.string()),
-  RATE_LIMIT_FAIL: v.optional(v.picklist(['open', 'closed'], 'must be "open" or "closed"'), RATE_LIMIT_DEFAULTS.fail),
+  RATE_LIMIT_FAIL: v.optional(v.picklist(['open', 'closed'], FAIL_RULE), RATE_LIMIT_DEFAULTS.fail),
   RATE_LIMIT_FAIL_OPEN_SHARE: v.optional(
     v.pipe(
       v.string(),
@@ -106,10 +104,7 @@ const Environment = v.object({
     ),
   ),
   MCP_MAX_BODY_BYTES: v.optional(wholeNumber(RANGES.maxBodyBytes), String(MCP_DEFAULTS.maxBodyBytes)),
-  MCP_RATE_LIMIT_ANSWER: v.optional(
-    v.picklist(RATE_LIMIT_ANSWERS, 'must be "http" (the 429 problem) or "jsonrpc" (HTTP 200 with a JSON-RPC answer)'),
-    'http',
-  ),
+  MCP_RATE_LIMIT_ANSWER: v.optional(v.picklist(RATE_LIMIT_ANSWERS, RATE_LIMIT_ANSWER_RULE), 'http'),
   DEPRECATION_DATE: v.optional(isoDate),
   SUNSET_DATE: v.optional(isoDate),
   SUCCESSOR_PATH: v.optional(

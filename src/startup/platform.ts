@@ -5,18 +5,22 @@
  * `Host`; one handler per instance; a refusal printed as one block, and the instance stopped.
  */
 import { readFile } from 'node:fs/promises';
-import { loadConfig } from './config.ts';
+import { loadConfig, STORE_VARIABLES } from './config.ts';
+import { withStoreOpened } from '../ratelimit/index.ts';
 import { createHandler, type Handler } from '../handler.ts';
 import { readFacts } from '../facts/read.ts';
 import { startLine } from './start.ts';
 import type { Product } from '../facts/schema.ts';
-import { StartupError } from '../util/startup-error.ts';
+import { baseUrlProblem } from '../contract/base-url.ts';
+import { invalidConfiguration, settingLine, StartupError } from '../util/startup-error.ts';
 
 type Env = Record<string, string | undefined>;
 
 export interface Platform {
   /** The deployment's own URL from the platform's variables, used when PUBLIC_BASE_URL is unset. */
   deploymentUrl(env: Env): string | Promise<string> | undefined;
+  /** The platform variable `deploymentUrl` reads, named when the URL it gives is refused. */
+  deploymentVariable?(env: Env): string;
   /** What follows "PUBLIC_BASE_URL is unset" when neither gives a URL: the variables read, or why none can be. */
   unset: string;
   /** Called once the handler serves these facts at `{base}` (a platform that announces itself prints its start line). */
@@ -27,12 +31,16 @@ export interface Platform {
  * Vercel: production at the project's production domain, previews at their own URL; `vercel dev`
  * (no VERCEL_ENV, or `development`) on plain HTTP.
  */
+const vercelVariable = ({ VERCEL_ENV, VERCEL_PROJECT_PRODUCTION_URL }: Env) =>
+  VERCEL_ENV === 'production' && VERCEL_PROJECT_PRODUCTION_URL ? 'VERCEL_PROJECT_PRODUCTION_URL' : 'VERCEL_URL';
+
 export const VERCEL: Platform = {
-  deploymentUrl: ({ VERCEL_ENV, VERCEL_PROJECT_PRODUCTION_URL, VERCEL_URL }) => {
-    const host = VERCEL_ENV === 'production' ? VERCEL_PROJECT_PRODUCTION_URL || VERCEL_URL : VERCEL_URL;
-    const scheme = VERCEL_ENV === 'production' || VERCEL_ENV === 'preview' ? 'https' : 'http';
+  deploymentUrl: (env) => {
+    const host = env[vercelVariable(env)];
+    const scheme = env.VERCEL_ENV === 'production' || env.VERCEL_ENV === 'preview' ? 'https' : 'http';
     return host && `${scheme}://${host}`;
   },
+  deploymentVariable: vercelVariable,
   unset:
     ' and so are VERCEL_PROJECT_PRODUCTION_URL and VERCEL_URL (set by Vercel): ' +
     'set PUBLIC_BASE_URL to the URL clients reach the service at, such as https://api.example.com.',
@@ -42,9 +50,12 @@ export const VERCEL: Platform = {
  * Netlify: URL is the site's main address (its custom domain when set; `netlify dev`'s own address
  * locally), DEPLOY_PRIME_URL a Deploy Preview's or branch deploy's.
  */
+const netlifyVariable = ({ CONTEXT, DEPLOY_PRIME_URL }: Env) =>
+  (CONTEXT === 'deploy-preview' || CONTEXT === 'branch-deploy') && DEPLOY_PRIME_URL ? 'DEPLOY_PRIME_URL' : 'URL';
+
 export const NETLIFY: Platform = {
-  deploymentUrl: ({ CONTEXT, URL, DEPLOY_PRIME_URL }) =>
-    CONTEXT === 'deploy-preview' || CONTEXT === 'branch-deploy' ? DEPLOY_PRIME_URL || URL : URL,
+  deploymentUrl: (env) => env[netlifyVariable(env)] || undefined,
+  deploymentVariable: netlifyVariable,
   unset:
     ' and so are URL and DEPLOY_PRIME_URL (set by Netlify): ' +
     'set PUBLIC_BASE_URL to the URL clients reach the service at, such as https://api.example.com.',
@@ -82,6 +93,23 @@ export const WORKERS: Platform = {
 export const baseUrlUnset = (platform: Platform) => new StartupError(`Invalid configuration:\n  PUBLIC_BASE_URL is unset${platform.unset}`);
 
 /**
+ * The URL a platform variable gives, by the base-URL rule (contract/base-url.ts), refused naming that
+ * variable: PUBLIC_BASE_URL, which its user did not set, is named only as the way to override it.
+ */
+function checkDeploymentUrl(url: string, variable: string | undefined): void {
+  const problem = variable === undefined ? undefined : baseUrlProblem(url);
+  if (problem) {
+    throw invalidConfiguration(
+      settingLine(
+        variable!,
+        url,
+        `${problem} (the public base URL ${variable} gives while PUBLIC_BASE_URL is unset; set PUBLIC_BASE_URL to override it)`,
+      ),
+    );
+  }
+}
+
+/**
  * The handler of one instance. A refusal is printed with console.error and the process exits 1: a thrown
  * init error would reach the logs as the runtime formats it (one JSON line on Lambda, where Vercel's and
  * Netlify's functions run too; a trace under Deno), not as the block.
@@ -90,9 +118,12 @@ export async function platformHandler(env: Env, platform: Platform): Promise<Han
   try {
     const publicBaseUrl = env.PUBLIC_BASE_URL || platform.deploymentUrl(env);
     if (!publicBaseUrl) throw baseUrlUnset(platform);
+    if (!env.PUBLIC_BASE_URL && typeof publicBaseUrl === 'string') checkDeploymentUrl(publicBaseUrl, platform.deploymentVariable?.(env));
     const options = loadConfig({ ...env, PUBLIC_BASE_URL: typeof publicBaseUrl === 'string' ? publicBaseUrl : undefined });
     const facts = await readFacts(options.factsFile, (path) => readFile(path, 'utf8'));
-    const handler = await createHandler({ ...options, publicBaseUrl: await publicBaseUrl, facts });
+    // A store this runtime cannot use, or a table that does not exist, refused naming its variable.
+    const rateLimit = await withStoreOpened(options.rateLimit, STORE_VARIABLES);
+    const handler = await createHandler({ ...options, rateLimit, publicBaseUrl: await publicBaseUrl, facts });
     platform.started?.(facts, await publicBaseUrl);
     return handler;
   } catch (error) {

@@ -4,7 +4,7 @@
  * requests in flight. Log lines are JSON, one per line.
  * Each entry supplies only what differs per runtime (see `Runtime`).
  */
-import { loadConfig } from './config.ts';
+import { loadConfig, STORE_VARIABLES } from './config.ts';
 import { StartupError } from '../util/startup-error.ts';
 import { readFacts, readFactsFile } from '../facts/read.ts';
 import { createHandler, type Handler, type RequestInfo } from '../handler.ts';
@@ -42,7 +42,7 @@ export async function start(runtime: Runtime): Promise<void> {
         : undefined;
     const facts = await readFacts(options.factsFile, runtime.readTextFile);
     // A store this runtime cannot use, or a table that does not exist, refuses start-up before listening.
-    const rateLimit = await withStoreOpened(options.rateLimit);
+    const rateLimit = await withStoreOpened(options.rateLimit, STORE_VARIABLES);
 
     // With PORT=0 the base URL is known only once listening, so requests wait for the handler.
     let handler: Handler | undefined;

@@ -15,8 +15,8 @@ const USER_INFO = /(:\/\/)[^/?#@\s,]*@/g;
  * information never echoed.
  */
 export function settingLine(name: string, value: unknown, problem: string): string {
-  const shown = typeof value === 'string' ? value.replace(USER_INFO, '$1***@') : value;
-  return `${name}=${JSON.stringify(shown)}: ${problem}`;
+  const shown = JSON.stringify(value, (_, item) => (typeof item === 'string' ? item.replace(USER_INFO, '$1***@') : item));
+  return `${name}=${shown}: ${problem.replace(USER_INFO, '$1***@')}`;
 }
 
 /** The StartupError for refused settings, one line each. */

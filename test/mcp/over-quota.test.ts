@@ -8,6 +8,7 @@ import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.j
 import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Handler } from '../../src/handler.ts';
+import { loadConfig } from '../../src/startup/config.ts';
 import { checkRateLimitAnswer, overQuotaBody, RATE_LIMITED_CODE } from '../../src/mcp/over-quota.ts';
 import { BASE, closeHandlers, makeHandler, send } from '../support/handler.ts';
 import { frame, type Era } from '../support/mcp.ts';
@@ -164,7 +165,12 @@ describe('the JSON-RPC answer over quota, raw', () => {
   });
 
   it('refuses an unknown rateLimitAnswer naming the option', async () => {
-    expect(() => checkRateLimitAnswer('grpc')).toThrow(/mcp\.rateLimitAnswer="grpc": must be "http" or "jsonrpc"/);
-    await expect(makeHandler({ mcp: { rateLimitAnswer: 'soap' as never } })).rejects.toThrow(/mcp\.rateLimitAnswer/);
+    // In the words of the environment's refusal, and its opening line.
+    const words = 'must be "http" (the 429 problem) or "jsonrpc" (HTTP 200 with a JSON-RPC answer)';
+    expect(() => loadConfig({ MCP_RATE_LIMIT_ANSWER: 'grpc' })).toThrow(`MCP_RATE_LIMIT_ANSWER="grpc": ${words}`);
+    expect(() => checkRateLimitAnswer('grpc')).toThrow(`Invalid configuration:\n  mcp.rateLimitAnswer="grpc": ${words}`);
+    await expect(makeHandler({ mcp: { rateLimitAnswer: 'soap' as never } })).rejects.toThrow(
+      /^Invalid configuration:\n {2}mcp\.rateLimitAnswer/,
+    );
   });
 });

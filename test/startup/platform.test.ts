@@ -119,6 +119,30 @@ describe('platformHandler', () => {
     expect(printed).not.toContain('secret');
   });
 
+  it.each([
+    [VERCEL, { VERCEL_ENV: 'preview', VERCEL_URL: 'user:secret@app-git-x.vercel.app' }, 'VERCEL_URL', /must not carry user information/],
+    [
+      VERCEL,
+      { VERCEL_ENV: 'production', VERCEL_PROJECT_PRODUCTION_URL: 'api.example.com/?v=1', VERCEL_URL: 'app.vercel.app' },
+      'VERCEL_PROJECT_PRODUCTION_URL',
+      /must not carry a query/,
+    ],
+    [NETLIFY, { CONTEXT: 'production', URL: 'https://site.netlify.app/#top' }, 'URL', /must not carry a fragment/],
+    [
+      NETLIFY,
+      { CONTEXT: 'deploy-preview', URL: 'https://site.netlify.app', DEPLOY_PRIME_URL: 'ftp://preview.netlify.app' },
+      'DEPLOY_PRIME_URL',
+      /must use http or https/,
+    ],
+  ])("refuses a platform's bad deployment URL naming its variable, not PUBLIC_BASE_URL: %#", async (platform, env, variable, words) => {
+    const { code, printed } = await refusal({ ...quiet, ...env }, platform);
+    expect(code).toBe(1);
+    expect(printed).toMatch(new RegExp(`^Invalid configuration:\n {2}${variable}="`));
+    expect(printed).toMatch(words);
+    expect(printed).toContain('set PUBLIC_BASE_URL to override it');
+    expect(printed).not.toContain('secret');
+  });
+
   it("checks the base URL Deno gives it as createHandler's own", async () => {
     const { code, printed } = await refusal(quiet, denoDeploy(Promise.resolve('http://user:pw@127.0.0.1:4507')));
     expect(code).toBe(1);

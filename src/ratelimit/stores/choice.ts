@@ -5,8 +5,9 @@
  * the names its user wrote, so a refusal names them.
  */
 import * as v from 'valibot';
-import { invalidConfiguration } from '../../util/startup-error.ts';
+import { invalidConfiguration, settingLine } from '../../util/startup-error.ts';
 import { commaList } from '../../util/comma-list.ts';
+import { tableNameProblem } from './dynamodb.ts';
 
 export type RedisMode = 'standalone' | 'cluster' | 'sentinel';
 
@@ -72,6 +73,7 @@ export type SharedStore =
  * StartupError naming them as `names` call them.
  */
 export function sharedStoreOf(choice: StoreChoice, names: StoreNames = OPTION_NAMES): SharedStore | undefined {
+  checkStoreValues(choice, names);
   const { redisUrl, redisClusterUrls, redisSentinel, dynamoDbTable, denoKv, store } = choice;
   const sentinel = redisSentinel && (redisSentinel.urls?.length || redisSentinel.masterName) ? redisSentinel : undefined;
   const set = [
@@ -105,29 +107,74 @@ export function sharedStoreOf(choice: StoreChoice, names: StoreNames = OPTION_NA
   return undefined;
 }
 
-const isRedisUrl = (text: string) => URL.canParse(text) && /^rediss?:$/.test(new URL(text).protocol) && new URL(text).hostname !== '';
+const CLUSTER_EXAMPLE = 'redis://10.0.0.1:6379,redis://10.0.0.2:6379,redis://10.0.0.3:6379';
+const SENTINEL_EXAMPLE = 'redis://10.0.0.1:26379,redis://10.0.0.2:26379,redis://10.0.0.3:26379';
 
+/** The Redis URL rule (REDIS_URL, `rateLimit.redisUrl`): what is wrong with `text`, undefined when nothing is. */
+export function redisUrlProblem(text: string): string | undefined {
+  if (!URL.canParse(text)) return 'must be a URL such as redis://127.0.0.1:6379';
+  if (!/^rediss?:$/.test(new URL(text).protocol)) return 'must start with redis:// or rediss://';
+  return undefined;
+}
+
+const isNodeUrl = (text: string) =>
+  URL.canParse(text) && /^rediss?:$/.test(new URL(text).protocol) && new URL(text).hostname !== '' && /^\/?$/.test(new URL(text).pathname);
+
+/**
+ * The node-list rule (REDIS_CLUSTER_URLS and REDIS_SENTINEL_URLS, `rateLimit.redisClusterUrls` and
+ * `rateLimit.redisSentinel.urls`): redis:// or rediss:// URLs naming nodes (no database: a Cluster has
+ * only 0, a sentinel none), all with one scheme.
+ */
+export function redisUrlListProblem(items: readonly string[], example: string): string | undefined {
+  const bad = items.find((item) => !isNodeUrl(item));
+  if (bad !== undefined) {
+    return `"${bad}" is not a redis:// or rediss:// URL of a node with no database path: write a comma-separated list such as ${example}`;
+  }
+  if (new Set(items.map((item) => new URL(item).protocol)).size > 1) {
+    return 'mixes redis:// and rediss://: every node is reached the same way, so use one scheme';
+  }
+  if (items.length === 0) return `must list at least one URL, such as ${example}`;
+  return undefined;
+}
+
+/** Each value the choice sets, checked by its rule: a StartupError naming every one refused, as `names` call them. */
+function checkStoreValues(choice: StoreChoice, names: StoreNames): void {
+  const list = (items: unknown, example: string) =>
+    Array.isArray(items) && items.every((item) => typeof item === 'string')
+      ? redisUrlListProblem(items, example)
+      : `must be a list of URLs, such as ${example}`;
+  const { redisUrl, redisClusterUrls, redisSentinel, dynamoDbTable } = choice;
+  const checks: [name: string, value: unknown, problem: () => string | undefined][] = [
+    [names.redisUrl, redisUrl, () => (typeof redisUrl === 'string' ? redisUrlProblem(redisUrl) : redisUrlProblem(''))],
+    [names.redisClusterUrls, redisClusterUrls, () => list(redisClusterUrls, CLUSTER_EXAMPLE)],
+    [names.sentinelUrls, redisSentinel?.urls, () => list(redisSentinel?.urls, SENTINEL_EXAMPLE)],
+    [names.dynamoDbTable, dynamoDbTable, () => tableNameProblem(dynamoDbTable)],
+  ];
+  const lines = checks.flatMap(([name, value, problem]) => {
+    // Unset, or an empty list (which names no store), is not refused here.
+    if (value === undefined || value === '' || (Array.isArray(value) && value.length === 0)) return [];
+    const found = problem();
+    return found ? [settingLine(name, value, found)] : [];
+  });
+  if (lines.length > 0) throw invalidConfiguration(...lines);
+}
+
+/** REDIS_URL as the environment gives it, by the Redis URL rule. */
 export const RedisUrl = v.pipe(
   v.string(),
-  v.url('must be a URL such as redis://127.0.0.1:6379'),
-  v.check((text) => URL.canParse(text) && /^rediss?:$/.test(new URL(text).protocol), 'must start with redis:// or rediss://'),
+  v.rawCheck(({ dataset, addIssue }) => {
+    const problem = dataset.typed ? redisUrlProblem(dataset.value) : undefined;
+    if (problem) addIssue({ message: problem });
+  }),
 );
 
-/** Comma-separated redis:// or rediss:// URLs naming nodes (no database: a Cluster has only 0, a sentinel none). */
+/** Comma-separated node URLs as the environment gives them, by the node-list rule. */
 export const RedisUrlList = (example: string) =>
   v.pipe(
     v.string(),
     commaList(),
     v.rawCheck(({ dataset, addIssue }) => {
-      if (!dataset.typed) return;
-      const bad = dataset.value.find((item) => !isRedisUrl(item) || !/^\/?$/.test(new URL(item).pathname));
-      if (bad !== undefined) {
-        addIssue({
-          message: `"${bad}" is not a redis:// or rediss:// URL of a node with no database path: write a comma-separated list such as ${example}`,
-        });
-      } else if (new Set(dataset.value.map((item) => new URL(item).protocol)).size > 1) {
-        addIssue({ message: 'mixes redis:// and rediss://: every node is reached the same way, so use one scheme' });
-      }
+      const problem = dataset.typed ? redisUrlListProblem(dataset.value, example) : undefined;
+      if (problem) addIssue({ message: problem });
     }),
-    v.minLength(1, `must list at least one URL, such as ${example}`),
   );

@@ -12,7 +12,7 @@
  * A write that waits out its deadline (another process holding the file's write lock) or fails is
  * an outage for the limiter (outage.ts) even while reads still answer.
  */
-import { StartupError } from '../../util/startup-error.ts';
+import { invalidConfiguration, settingLine } from '../../util/startup-error.ts';
 import { coalesced } from './coalesce.ts';
 import { StoreError, type CounterStore, type StoreOptions } from '../store.ts';
 
@@ -32,22 +32,17 @@ interface Kv {
 }
 
 /** `on` opens the platform's default database; anything else is a file path. */
-export async function createDenoKvStore(setting: string, options: StoreOptions = {}): Promise<CounterStore> {
+export async function createDenoKvStore(path: string, options: StoreOptions = {}): Promise<CounterStore> {
+  // Named as the way in calls it: RATE_LIMIT_DENO_KV from the environment, `rateLimit.denoKv` from createHandler.
+  const { setting = 'RATE_LIMIT_DENO_KV' } = options;
   const deno = (globalThis as { Deno?: { openKv?(path?: string): Promise<Kv> } }).Deno;
-  if (!deno)
-    throw new StartupError(
-      'Invalid configuration:\n  RATE_LIMIT_DENO_KV is set, but Deno KV exists only on Deno: unset it, or serve with Deno.',
-    );
-  if (!deno.openKv) {
-    throw new StartupError('Invalid configuration:\n  RATE_LIMIT_DENO_KV is set, but Deno KV is not enabled: run Deno with --unstable-kv.');
-  }
+  if (!deno) throw invalidConfiguration(`${setting} is set, but Deno KV exists only on Deno: unset it, or serve with Deno.`);
+  if (!deno.openKv) throw invalidConfiguration(`${setting} is set, but Deno KV is not enabled: run Deno with --unstable-kv.`);
   let kv: Kv;
   try {
-    kv = await deno.openKv(setting === 'on' ? undefined : setting);
+    kv = await deno.openKv(path === 'on' ? undefined : path);
   } catch (error) {
-    throw new StartupError(
-      `Invalid configuration:\n  RATE_LIMIT_DENO_KV=${JSON.stringify(setting)}: Deno KV cannot be opened (${(error as Error).message}).`,
-    );
+    throw invalidConfiguration(settingLine(setting, path, `Deno KV cannot be opened (${(error as Error).message}).`));
   }
   return kvStore(kv, options);
 }

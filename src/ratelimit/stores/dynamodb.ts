@@ -16,7 +16,7 @@
  * applies the failure policy and skips the table until a probe finds it back (outage.ts).
  */
 import type { DynamoDBClient as Client } from '@aws-sdk/client-dynamodb';
-import { StartupError } from '../../util/startup-error.ts';
+import { invalidConfiguration, settingLine } from '../../util/startup-error.ts';
 import { coalesced } from './coalesce.ts';
 import { StoreError, type CounterStore, type StoreOptions } from '../store.ts';
 
@@ -26,20 +26,23 @@ export const DYNAMODB_PACKAGE = '@aws-sdk/client-dynamodb';
 /** A table name as DynamoDB accepts it: 3 to 255 of letters, digits, `_`, `-` and `.`. */
 export const TABLE_NAME = /^[A-Za-z0-9_.-]{3,255}$/;
 
+/** The table-name rule (RATE_LIMIT_DYNAMODB_TABLE, `rateLimit.dynamoDbTable`): what is wrong, undefined when nothing is. */
+export const tableNameProblem = (name: unknown): string | undefined =>
+  typeof name === 'string' && TABLE_NAME.test(name) ? undefined : 'must be a DynamoDB table name: 3 to 255 letters, digits, _, - or .';
+
 export async function createDynamoDbStore(
   table: string,
-  { commandTimeoutMs = 1000, keyPrefix = 'ratelimit' }: StoreOptions = {},
+  { commandTimeoutMs = 1000, keyPrefix = 'ratelimit', setting = 'RATE_LIMIT_DYNAMODB_TABLE' }: StoreOptions = {},
 ): Promise<CounterStore> {
-  const sdk = await loadSdk();
+  const sdk = await loadSdk(setting);
   // Region, credentials and endpoint (AWS_ENDPOINT_URL_DYNAMODB) come from the SDK's own variables.
   // No retries: a request waits at most commandTimeoutMs, and the next request is the retry.
   const client: Client = new sdk.DynamoDBClient({ maxAttempts: 1 });
   try {
     await client.config.region();
   } catch {
-    throw new StartupError(
-      'Invalid configuration:\n  RATE_LIMIT_DYNAMODB_TABLE is set but no AWS region is: set AWS_REGION ' +
-        '(AWS Lambda sets it for you) to the region of the table.',
+    throw invalidConfiguration(
+      `${setting} is set but no AWS region is: set AWS_REGION (AWS Lambda sets it for you) to the region of the table.`,
     );
   }
 
@@ -74,7 +77,7 @@ export async function createDynamoDbStore(
       return Number(Item?.count?.N ?? 0);
     });
 
-  await checkTable(table, client.config.region, () => read('startup', 0));
+  await checkTable(setting, table, client.config.region, () => read('startup', 0));
 
   const increment = coalesced((key, windowStart, windowMs, n) =>
     call(async (abortSignal) => {
@@ -108,7 +111,7 @@ export async function createDynamoDbStore(
  * The start-up read: a table that does not exist, or that the function may not read, is a
  * configuration error named at once; a table that does not answer is an outage like any other.
  */
-async function checkTable(table: string, region: () => Promise<string>, read: () => Promise<number>): Promise<void> {
+async function checkTable(setting: string, table: string, region: () => Promise<string>, read: () => Promise<number>): Promise<void> {
   try {
     await read();
   } catch (error) {
@@ -119,17 +122,17 @@ async function checkTable(table: string, region: () => Promise<string>, read: ()
       refusal === 'ResourceNotFoundException'
         ? `no such table in ${await region()}: create it (deploy/lambda/template.yaml declares it) or name an existing one`
         : 'the function may not read it: grant dynamodb:GetItem and dynamodb:UpdateItem on the table (docs/deploy/lambda.md)';
-    throw new StartupError(`Invalid configuration:\n  RATE_LIMIT_DYNAMODB_TABLE=${JSON.stringify(table)}: ${what} (${refusal}).`);
+    throw invalidConfiguration(settingLine(setting, table, `${what} (${refusal}).`));
   }
 }
 
-async function loadSdk(): Promise<typeof import('@aws-sdk/client-dynamodb')> {
+async function loadSdk(setting: string): Promise<typeof import('@aws-sdk/client-dynamodb')> {
   try {
     return await import('@aws-sdk/client-dynamodb');
   } catch {
-    throw new StartupError(
-      `Invalid configuration:\n  RATE_LIMIT_DYNAMODB_TABLE is set but the package ${DYNAMODB_PACKAGE} is not installed: ` +
-        `run \`npm install ${DYNAMODB_PACKAGE}\` (AWS Lambda's Node.js runtime provides it), or unset RATE_LIMIT_DYNAMODB_TABLE.`,
+    throw invalidConfiguration(
+      `${setting} is set but the package ${DYNAMODB_PACKAGE} is not installed: ` +
+        `run \`npm install ${DYNAMODB_PACKAGE}\` (AWS Lambda's Node.js runtime provides it), or unset ${setting}.`,
     );
   }
 }

@@ -82,3 +82,46 @@ describe('sharedStoreOf', () => {
     expect(half).toThrow(/REDIS_SENTINEL_URLS is unset: REDIS_SENTINEL_URLS \(the sentinels\) and REDIS_SENTINEL_MASTER/);
   });
 });
+
+describe('the store settings of createHandler, by the rules of the environment', () => {
+  /** The words after `NAME="value": ` in a refusal. */
+  const wordsOf = (message: string, name: string) =>
+    new RegExp(`\\n  ${name.replace(/\./g, '\\.')}=[^\\n]*?: ([^\\n]*)`).exec(message)?.[1];
+  const refusal = async (make: () => unknown) => {
+    try {
+      await make();
+    } catch (error) {
+      expect(error).toBeInstanceOf(StartupError);
+      return (error as Error).message;
+    }
+    throw new Error('not refused');
+  };
+
+  it.each<[variable: string, text: string, option: string, value: unknown]>([
+    ['RATE_LIMIT_FAIL', 'close', 'rateLimit.fail', 'close'],
+    ['REDIS_URL', 'http://10.0.0.1:6379', 'rateLimit.redisUrl', 'http://10.0.0.1:6379'],
+    ['REDIS_URL', 'not a url', 'rateLimit.redisUrl', 'not a url'],
+    ['REDIS_CLUSTER_URLS', 'redis://10.0.0.1:7000/2', 'rateLimit.redisClusterUrls', ['redis://10.0.0.1:7000/2']],
+    [
+      'REDIS_CLUSTER_URLS',
+      'redis://10.0.0.1:7000,rediss://10.0.0.2:7000',
+      'rateLimit.redisClusterUrls',
+      ['redis://10.0.0.1:7000', 'rediss://10.0.0.2:7000'],
+    ],
+    ['RATE_LIMIT_DYNAMODB_TABLE', 'a', 'rateLimit.dynamoDbTable', 'a'],
+    ['RATE_LIMIT_DYNAMODB_TABLE', 'counters/prod', 'rateLimit.dynamoDbTable', 'counters/prod'],
+  ])('refuses %s=%j and createHandler its option in the same words', async (variable, text, option, value) => {
+    const fromEnv = await refusal(() => loadConfig({ [variable]: text }));
+    const [group, key] = option.split('.') as [string, string];
+    const fromOption = await refusal(() => makeHandler({ [group]: { [key]: value } }));
+    expect(fromOption).toMatch(/^Invalid configuration:\n/);
+    expect(wordsOf(fromOption, option), fromOption).toBeDefined();
+    expect(wordsOf(fromOption, option)).toBe(wordsOf(fromEnv, variable));
+  });
+
+  it('never echoes the password of a refused node URL', async () => {
+    const message = await refusal(() => makeHandler({ rateLimit: { redisClusterUrls: ['redis://:secret@10.0.0.1:7000/3'] } }));
+    expect(message).toContain('rateLimit.redisClusterUrls=["redis://***@10.0.0.1:7000/3"]');
+    expect(message).not.toContain('secret');
+  });
+});

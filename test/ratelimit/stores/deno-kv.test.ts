@@ -1,3 +1,4 @@
+import { makeHandler } from '../../support/handler.ts';
 import { describe, expect, it } from 'vitest';
 import { createDenoKvStore, kvStore } from '../../../src/ratelimit/stores/deno-kv.ts';
 import { StartupError } from '../../../src/util/startup-error.ts';
@@ -101,5 +102,11 @@ describe('the Deno KV store', () => {
     const refused = createDenoKvStore('on');
     await expect(refused).rejects.toBeInstanceOf(StartupError);
     await expect(refused).rejects.toThrow('RATE_LIMIT_DENO_KV is set, but Deno KV exists only on Deno');
+  });
+
+  it("refuses createHandler's rateLimit.denoKv outside Deno naming the option, not the variable", async () => {
+    const refused = makeHandler({ rateLimit: { denoKv: 'on' } });
+    await expect(refused).rejects.toThrow(/^Invalid configuration:\n {2}rateLimit\.denoKv is set, but Deno KV exists only on Deno/);
+    await expect(refused).rejects.not.toThrow('RATE_LIMIT_DENO_KV');
   });
 });

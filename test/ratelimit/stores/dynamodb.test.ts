@@ -1,5 +1,6 @@
 import { createServer, type AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { makeHandler } from '../../support/handler.ts';
 import { createDynamoDbStore } from '../../../src/ratelimit/stores/dynamodb.ts';
 import { StoreError } from '../../../src/ratelimit/store.ts';
 import { StartupError } from '../../../src/util/startup-error.ts';
@@ -42,6 +43,10 @@ describe('the DynamoDB store', () => {
     const refused = createDynamoDbStore('counters');
     await expect(refused).rejects.toBeInstanceOf(StartupError);
     await expect(refused).rejects.toThrow('RATE_LIMIT_DYNAMODB_TABLE is set but no AWS region is: set AWS_REGION');
+    // createHandler's option is named as the app wrote it.
+    await expect(makeHandler({ rateLimit: { dynamoDbTable: 'counters' } })).rejects.toThrow(
+      /^Invalid configuration:\n {2}rateLimit\.dynamoDbTable is set but no AWS region is/,
+    );
   });
 
   it('starts with a table that cannot be reached (an outage, not a misconfiguration), and rejects with the reason in a word', async () => {
