@@ -23,8 +23,9 @@ export async function registry(base: string | undefined, env: Record<string, str
   // The rule every way in shares (contract/base-url.ts), naming the flag or the variable the URL came from.
   const problem = baseUrlProblem(base);
   if (problem) {
+    // A refused value, as a refused facts file: exit 1 (2 is for a command line that names no base).
     io.err(`product-discovery registry: ${settingLine(name, base, problem)}`);
-    return 2;
+    return 1;
   }
   const warning = loopbackWarning(base);
   if (warning) io.err(warning);

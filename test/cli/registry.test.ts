@@ -34,14 +34,16 @@ describe('product-discovery registry', () => {
   });
 
   it.each([
-    [[], /--base/],
-    [['--base', 'ftp://example.com'], /--base="ftp:\/\/example\.com": must use http or https/],
-    [['--base', 'https://user:secret@api.example.com'], /--base="https:\/\/\*\*\*@api\.example\.com": must not carry user information/],
-    [['--base', ' https://api.example.com'], /--base=" https:\/\/api\.example\.com": must not begin or end with white space/],
-    [['--bass', 'https://api.example.com'], /unknown option --bass/],
-  ])('refuses %j in one line naming the fix', async (args, message) => {
+    // A command line that gives no base, or an unknown option: a usage error, exit 2.
+    [[], /--base/, 2],
+    [['--bass', 'https://api.example.com'], /unknown option --bass/, 2],
+    // A base URL refused by the rule: one message naming the field, exit 1.
+    [['--base', 'ftp://example.com'], /--base="ftp:\/\/example\.com": must use http or https/, 1],
+    [['--base', 'https://user:secret@api.example.com'], /--base="https:\/\/\*\*\*@api\.example\.com": must not carry user information/, 1],
+    [['--base', ' https://api.example.com'], /--base=" https:\/\/api\.example\.com": must not begin or end with white space/, 1],
+  ])('refuses %j in one line naming the fix', async (args, message, code) => {
     const refused = await run(args);
-    expect(refused.code).toBe(2);
+    expect(refused.code).toBe(code);
     expect(refused.err).toMatch(message);
     expect(refused.err.split('\n')).toHaveLength(1);
     expect(refused.err).not.toContain('secret');
@@ -49,7 +51,7 @@ describe('product-discovery registry', () => {
 
   it('refuses PUBLIC_BASE_URL by the same rule, naming the variable', async () => {
     const refused = await run([], { PUBLIC_BASE_URL: 'https://api.example.com/?x=1' });
-    expect(refused.code).toBe(2);
+    expect(refused.code).toBe(1);
     expect(refused.err).toMatch(/PUBLIC_BASE_URL="https:\/\/api\.example\.com\/\?x=1": must not carry a query/);
   });
 

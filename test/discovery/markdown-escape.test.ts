@@ -112,7 +112,10 @@ describe('every Markdown document made from the facts', () => {
   });
 
   it('shows the contact address as written', () => {
-    for (const markdown of [productMarkdown({ facts }), buildLlmsFullText({ base: BASE, facts, docsPage: true, mcp: { toolNames: ['search'] } })])
+    for (const markdown of [
+      productMarkdown({ facts }),
+      buildLlmsFullText({ base: BASE, facts, docsPage: true, mcp: { toolNames: ['search'] } }),
+    ])
       expect(shown(render(markdown))).toContain('- E-mail: _support_@example.com'.slice(10));
   });
 
