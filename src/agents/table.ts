@@ -29,16 +29,15 @@ const byUserAgent = (agentClass: AgentClass, signatureAgent?: string): KnownAgen
  * or a web search engine; and whether its User-Agent names it. The names are those of the maintained
  * lists (crawler-user-agents, isbot), which recognise them; Google-Extended and Applebot-Extended are
  * robots.txt tokens only (their crawlers send Googlebot's and Applebot's user agents). Added in 2026
- * from those lists: Google-Agent, Claude-Code, Gemini-Deep-Research, Google-NotebookLM, Amzn-User,
- * Bravebot, Manus-User, Devin, Google-Gemini-CLI, kagi-fetcher, Google-CloudVertexBot, and ChatGPT's
- * agent, which only its signature names.
+ * from those lists: Claude-Code, Gemini-Deep-Research, Google-NotebookLM, Amzn-User, Bravebot,
+ * Manus-User, Devin, Google-Gemini-CLI, kagi-fetcher, Google-CloudVertexBot, and Google's and ChatGPT's
+ * agents, which only their signatures name.
  */
 export const KNOWN_AGENTS = {
   'ChatGPT-User': byUserAgent('ai-assistant'),
   'Claude-User': byUserAgent('ai-assistant'),
   'Perplexity-User': byUserAgent('ai-assistant'),
   'MistralAI-User': byUserAgent('ai-assistant'),
-  'Google-Agent': byUserAgent('ai-assistant', 'https://agent.bot.goog'),
   'Claude-Code': byUserAgent('ai-assistant'),
   'Gemini-Deep-Research': byUserAgent('ai-assistant'),
   'Google-NotebookLM': byUserAgent('ai-assistant'),
@@ -47,7 +46,9 @@ export const KNOWN_AGENTS = {
   'Manus-User': byUserAgent('ai-assistant'),
   Devin: byUserAgent('ai-assistant'),
   'kagi-fetcher': byUserAgent('ai-assistant'),
-  // ChatGPT's agent browses with Chrome's User-Agent and signs its requests (Signature-Agent: "https://chatgpt.com").
+  // Google's and ChatGPT's agents browse with Chrome's User-Agent and sign their requests (Signature-Agent:
+  // "https://agent.bot.goog", "https://chatgpt.com"): only a signature tells them apart.
+  'Google-Agent': { agentClass: 'ai-assistant', identifiedBy: 'signature', signatureAgent: 'https://agent.bot.goog' },
   'ChatGPT-Agent': { agentClass: 'ai-assistant', identifiedBy: 'signature', signatureAgent: 'https://chatgpt.com' },
   'OAI-SearchBot': byUserAgent('ai-search'),
   'Claude-SearchBot': byUserAgent('ai-search'),

@@ -42,7 +42,6 @@ const cases = [
     undefined,
   ],
   // Names that appeared in 2026, in the user agents the maintained list records for them.
-  ['Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko; compatible; Google-Agent)', 'ai-assistant', 'Google-Agent'],
   ['claude-code/2.1.86 (external, cli)', 'ai-assistant', 'Claude-Code'],
   [
     'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; Gemini-Deep-Research; +https://gemini.google/overview/deep-research/) Chrome/135.0.0.0 Safari/537.36',
@@ -85,7 +84,6 @@ const maintained = JSON.parse(
 describe('the known agents a User-Agent names', () => {
   // The names added from the maintained lists in 2026 (Claude-Code is recorded inside Claude-User's entry: the cases above hold it).
   const added = [
-    'Google-Agent',
     'Gemini-Deep-Research',
     'Google-NotebookLM',
     'Google-Gemini-CLI',
@@ -107,8 +105,13 @@ describe('the known agents a User-Agent names', () => {
   });
 
   it('never names an agent only a signature identifies from a User-Agent', () => {
-    expect(KNOWN_AGENTS['ChatGPT-Agent'].identifiedBy).toBe('signature');
-    expect(USER_AGENT_NAMES).not.toContain('ChatGPT-Agent');
+    for (const name of ['ChatGPT-Agent', 'Google-Agent'] as const) {
+      expect(KNOWN_AGENTS[name].identifiedBy, name).toBe('signature');
+      expect(USER_AGENT_NAMES).not.toContain(name);
+    }
+    // Not even from a user agent that carries the name, as the maintained list records one for Google-Agent.
+    const named = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko; compatible; Google-Agent)';
+    expect(agentOf(named).agentName).toBeUndefined();
     const chrome = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/139.0.0.0 Safari/537.36';
     expect(agentOf(chrome)).toEqual({ agentClass: 'browser' });
   });

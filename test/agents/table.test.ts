@@ -17,11 +17,15 @@ describe('the known agents', () => {
       identifiedBy: 'signature',
       signatureAgent: 'https://chatgpt.com',
     });
-    expect(KNOWN_AGENTS['Google-Agent']).toMatchObject({ identifiedBy: 'user-agent', signatureAgent: 'https://agent.bot.goog' });
+    // Google-Agent signs with an ordinary Chrome User-Agent (Signature-Agent: https://agent.bot.goog).
+    expect(KNOWN_AGENTS['Google-Agent']).toEqual({
+      agentClass: 'ai-assistant',
+      identifiedBy: 'signature',
+      signatureAgent: 'https://agent.bot.goog',
+    });
     expect(AI_AGENTS).not.toContain('ChatGPT-Agent');
-    expect(AI_AGENTS).toEqual(
-      expect.arrayContaining(['Google-Agent', 'Claude-Code', 'Gemini-Deep-Research', 'Google-NotebookLM', 'Amzn-User']),
-    );
+    expect(AI_AGENTS).not.toContain('Google-Agent');
+    expect(AI_AGENTS).toEqual(expect.arrayContaining(['Claude-Code', 'Gemini-Deep-Research', 'Google-NotebookLM', 'Amzn-User']));
   });
 
   it('makes an MCP client of anything but a known agent, named only from the closed list', () => {
