@@ -15,8 +15,7 @@ import { RATE_LIMIT_ANSWER_RULE, RATE_LIMIT_ANSWERS } from '../mcp/over-quota.ts
 import { RATE_LIMIT_DEFAULTS, type RateLimitOptions } from '../ratelimit/index.ts';
 import { FAIL_OPEN_SHARE_RULE, FAIL_RULE, isFailOpenShare } from '../ratelimit/limiter.ts';
 import { PoliciesJson, pathOf } from '../ratelimit/policies.ts';
-import { tableNameProblem } from '../ratelimit/stores/dynamodb.ts';
-import { RedisUrl, RedisUrlList, sharedStoreOf, type StoreNames } from '../ratelimit/stores/choice.ts';
+import { RedisUrl, RedisUrlList, sharedStoreOf, tableNameProblem, type StoreNames } from '../ratelimit/stores/choice.ts';
 import { RANGES, rangeProblem, type Range } from '../util/ranges.ts';
 import { invalidConfiguration, settingLine } from '../util/startup-error.ts';
 import type { TelemetryConfig } from '../telemetry/sdk.ts';

@@ -7,7 +7,6 @@
 import * as v from 'valibot';
 import { invalidConfiguration, settingLine } from '../../util/startup-error.ts';
 import { commaList } from '../../util/comma-list.ts';
-import { tableNameProblem } from './dynamodb.ts';
 
 export type RedisMode = 'standalone' | 'cluster' | 'sentinel';
 
@@ -136,6 +135,13 @@ export function redisUrlListProblem(items: readonly string[], example: string): 
   if (items.length === 0) return `must list at least one URL, such as ${example}`;
   return undefined;
 }
+
+/** A table name as DynamoDB accepts it: 3 to 255 of letters, digits, `_`, `-` and `.`. */
+const TABLE_NAME = /^[A-Za-z0-9_.-]{3,255}$/;
+
+/** The table-name rule (RATE_LIMIT_DYNAMODB_TABLE, `rateLimit.dynamoDbTable`): what is wrong, undefined when nothing is. */
+export const tableNameProblem = (name: unknown): string | undefined =>
+  typeof name === 'string' && TABLE_NAME.test(name) ? undefined : 'must be a DynamoDB table name: 3 to 255 letters, digits, _, - or .';
 
 /** Each value the choice sets, checked by its rule: a StartupError naming every one refused, as `names` call them. */
 function checkStoreValues(choice: StoreChoice, names: StoreNames): void {

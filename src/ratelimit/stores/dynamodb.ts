@@ -23,13 +23,6 @@ import { StoreError, type CounterStore, type StoreOptions } from '../store.ts';
 /** The one package this store needs, an optional peer dependency: the official AWS SDK v3 client. */
 export const DYNAMODB_PACKAGE = '@aws-sdk/client-dynamodb';
 
-/** A table name as DynamoDB accepts it: 3 to 255 of letters, digits, `_`, `-` and `.`. */
-export const TABLE_NAME = /^[A-Za-z0-9_.-]{3,255}$/;
-
-/** The table-name rule (RATE_LIMIT_DYNAMODB_TABLE, `rateLimit.dynamoDbTable`): what is wrong, undefined when nothing is. */
-export const tableNameProblem = (name: unknown): string | undefined =>
-  typeof name === 'string' && TABLE_NAME.test(name) ? undefined : 'must be a DynamoDB table name: 3 to 255 letters, digits, _, - or .';
-
 export async function createDynamoDbStore(
   table: string,
   { commandTimeoutMs = 1000, keyPrefix = 'ratelimit', setting = 'RATE_LIMIT_DYNAMODB_TABLE' }: StoreOptions = {},
