@@ -2,3 +2,5 @@
 export declare const OPTIONAL_PEERS: string[];
 export declare function startFiles(): Record<string, string>;
 export declare function bundle(outdir?: string, options?: { withDocsBodies?: boolean }): Promise<void>;
+/** The shipped sample (or `sampleFile`) as `checkFacts` returns it; throws the check's StartupError. */
+export declare function checkedSample(sampleFile?: string): Promise<unknown>;
