@@ -21,6 +21,7 @@ import { CONTENT_SIGNAL_DEFAULT, checkContentSignal } from './discovery/content-
 import { checkSecurityContact } from './discovery/security-txt.ts';
 import { mergeHeaders, type HeaderRecord } from './http/headers.ts';
 import { discard, pathOf, respond, unreadBody } from './http/prepared.ts';
+import { toResponse, type Answer, type Answered } from './http/answer.ts';
 import { InFlight } from './http/in-flight.ts';
 import { errorField, jsonLinesLogger, type Logger } from './util/log.ts';
 import { MCP_DEFAULTS, type McpOptions } from './mcp/gate.ts';
@@ -78,6 +79,11 @@ export interface HandlerOptions {
 
 export interface Handler {
   (request: Request, info?: RequestInfo): Promise<Response>;
+  /**
+   * The same answer before it becomes a `Response`: one made from prepared parts (status, headers,
+   * bytes) stays an `Answer`, which the Node server writes with node:http's own primitives.
+   */
+  answer(request: Request, info?: RequestInfo): Promise<Answered>;
   /** Resolves once no request is in flight (for a graceful stop); any number of callers may wait. */
   idle(): Promise<void>;
   /** How many requests are in flight now. */
@@ -130,7 +136,7 @@ export async function createHandler(options: HandlerOptions): Promise<Handler> {
     accessLog: options.accessLog ?? false,
   });
 
-  async function answer(request: Request, { clientAddress, requestId, malformed }: RequestInfo, observed: Observation): Promise<Response> {
+  async function answer(request: Request, { clientAddress, requestId, malformed }: RequestInfo, observed: Observation): Promise<Answered> {
     const { method } = request;
     const path = pathOf(request.url);
     const target = surface.targetOf(path);
@@ -187,7 +193,7 @@ export async function createHandler(options: HandlerOptions): Promise<Handler> {
     code: ProblemCode,
     limits: HeaderRecord,
     members?: ProblemMembers,
-  ): Response | Promise<Response> {
+  ): Answer | Promise<Answer> {
     const prepared = members ? prepareProblem(base, code, target.headers.problem(code), members) : target.problem(code);
     const body = unreadBody(request);
     return body ? discard(body).then(() => respond(request, prepared, limits)) : respond(request, prepared, limits);
@@ -195,7 +201,7 @@ export async function createHandler(options: HandlerOptions): Promise<Handler> {
 
   const serve = options.accessLog ? withAccessLog(answer, log, rateLimit.keyOf) : answer;
   const inFlight = new InFlight();
-  const handle = async (request: Request, info: RequestInfo = {}): Promise<Response> => {
+  const answerOf = async (request: Request, info: RequestInfo = {}): Promise<Answered> => {
     inFlight.start();
     const observed = telemetry.observe(request);
     try {
@@ -204,7 +210,10 @@ export async function createHandler(options: HandlerOptions): Promise<Handler> {
       inFlight.end();
     }
   };
+  // The fetch face: what the Node face writes as it is becomes a Response here.
+  const handle = (request: Request, info?: RequestInfo): Promise<Response> => answerOf(request, info).then(toResponse);
   const handler = Object.assign(handle, {
+    answer: answerOf,
     idle: () => inFlight.idle(),
     close: () => rateLimit.close(),
     async reload(reloaded: Product) {

@@ -24,6 +24,7 @@ import { ROUTES, servedRoutes } from './routes.ts';
 import { once } from './util/once.ts';
 import type { Health, ProblemCode } from './contract/schemas.ts';
 import type { Product } from './facts/schema.ts';
+import type { Answered } from './http/answer.ts';
 
 export interface Settings extends HeaderSettings {
   deprecation?: DeprecationNotice;
@@ -37,10 +38,11 @@ export interface Settings extends HeaderSettings {
 }
 
 /**
- * The answer on a path to a request the route takes, a CORS preflight (OPTIONS) included: a response,
+ * The answer on a path to a request the route takes, a CORS preflight (OPTIONS) included: a response
+ * (prepared, see http/answer.ts, or made for this request),
  * or the problem refusing the request (MCP's HTTP rules, the origin of a preflight to /mcp).
  */
-export type Answer = (request: Request, limits: HeaderRecord, observed: McpMessageHook) => Response | Refusal | Promise<Response | Refusal>;
+export type Answer = (request: Request, limits: HeaderRecord, observed: McpMessageHook) => Answered | Refusal | Promise<Answered | Refusal>;
 
 /** A problem refusing the request, with a `detail` of its own where the fixed one does not say enough. */
 export interface Refusal {

@@ -4,6 +4,7 @@
  * alike), and the answer to a preflight. Every answer's own CORS headers (`*`, never credentials,
  * the exposed list) are in headers.ts.
  */
+import { Answer } from './answer.ts';
 import { mergeHeaders, type HeaderRecord } from './headers.ts';
 import { StartupError } from '../util/startup-error.ts';
 
@@ -36,9 +37,9 @@ export function originAllowed(origin: string | null, allowed: readonly string[])
 }
 
 /** The 204 answer to a preflight: the path's preflight headers, with the request headers the browser asked for allowed. */
-export function preflight(request: Request, headers: HeaderRecord, limits: HeaderRecord): Response {
+export function preflight(request: Request, headers: HeaderRecord, limits: HeaderRecord): Answer {
   const answer = mergeHeaders(headers, limits);
   const requested = request.headers.get('access-control-request-headers');
   if (requested) answer['Access-Control-Allow-Headers'] = requested;
-  return new Response(null, { status: 204, headers: answer });
+  return new Answer(204, answer, null);
 }

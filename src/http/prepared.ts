@@ -3,6 +3,7 @@
  * representation's own headers (Content-Type, Content-Length, strong ETag, gzip coding and Vary),
  * conditional GET (304) and HEAD.
  */
+import { Answer } from './answer.ts';
 import { mergeHeaders, type HeaderRecord } from './headers.ts';
 import { once } from '../util/once.ts';
 import { acceptsGzip, mediaTypeChooser } from './negotiation.ts';
@@ -71,7 +72,7 @@ export type HeaderAssembly = 'record' | 'template';
 const ASSEMBLY: HeaderAssembly = 'Bun' in globalThis ? 'template' : 'record';
 
 /** Returns the headers of one response: the fixed ones with `extra` added or overriding. */
-export type HeaderBuilder = (extra: HeaderRecord) => HeadersInit;
+export type HeaderBuilder = (extra: HeaderRecord) => HeaderRecord | Headers;
 
 export function headerBuilder(fixed: HeaderRecord, assembly = ASSEMBLY): HeaderBuilder {
   if (assembly === 'record') return (extra) => mergeHeaders(fixed, extra);
@@ -192,7 +193,7 @@ export function negotiated(representations: Map<string, Prepared>): Prepared {
 }
 
 /** Chooses the representation and the coding, answers a conditional GET with 304 and a HEAD with no body; `extra` varies per request. */
-export function respond(request: Request, prepared: Prepared, extra: HeaderRecord): Response | Promise<Response> {
+export function respond(request: Request, prepared: Prepared, extra: HeaderRecord): Answer | Promise<Answer> {
   if (prepared.choose) prepared = prepared.choose(request.headers.get('accept'));
   if (!prepared.gzip || !acceptsGzip(request.headers.get('accept-encoding')))
     return send(request, prepared.status, prepared.identity, extra);
@@ -202,9 +203,9 @@ export function respond(request: Request, prepared: Prepared, extra: HeaderRecor
     : send(request, prepared.status, coded, extra);
 }
 
-function send(request: Request, status: number, chosen: Variant, extra: HeaderRecord): Response {
+function send(request: Request, status: number, chosen: Variant, extra: HeaderRecord): Answer {
   if (chosen.etag && matchesIfNoneMatch(request.headers.get('if-none-match'), chosen.etag)) {
-    return new Response(null, { status: 304, headers: chosen.buildNotModified!(extra) });
+    return new Answer(304, chosen.buildNotModified!(extra), null);
   }
-  return new Response(request.method === 'HEAD' ? null : chosen.body, { status, headers: chosen.build(extra) });
+  return new Answer(status, chosen.build(extra), request.method === 'HEAD' ? null : chosen.body);
 }

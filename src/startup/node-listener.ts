@@ -8,10 +8,11 @@
  * A body read with nothing left in `req.body` is refused with a problem that says where to mount.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { getRequestListener } from '@hono/node-server';
 import type { Handler } from '../handler.ts';
 import { prepareProblem } from '../http/problem.ts';
 import { respond } from '../http/prepared.ts';
+import { toResponse } from '../http/answer.ts';
+import { nodeAnswers } from './node-answers.ts';
 
 // Structural stand-ins for node:http's IncomingMessage and ServerResponse (and their HTTP/2 twins,
 // Express's req and res too), so that the package's types do not need @types/node.
@@ -26,8 +27,14 @@ export interface NodeResponse {
 }
 export type NodeListener = (req: NodeRequest, res: NodeResponse) => Promise<void>;
 
+/**
+ * A request with no body is answered as the Node runtime answers it (node-answers.ts: a prepared
+ * answer written with writeHead and end); the rest through @hono/node-server's adapter, as below.
+ */
 export function toNodeListener(handler: Handler): NodeListener {
-  const listener = getRequestListener((request, { incoming }) => {
+  // A host app's own wrapper may be a plain fetch function: its Responses go through the adapter.
+  const answer = typeof handler.answer === 'function' ? handler.answer : handler;
+  const listener = nodeAnswers(answer, (request, incoming) => {
     const info = { clientAddress: incoming.socket.remoteAddress };
     if (!incoming.readableDidRead) return handler(request, info);
     const body = bodyReadBefore(incoming as IncomingMessage & { body?: unknown });
@@ -70,5 +77,6 @@ function bodyParserFirst(request: Request): Response | Promise<Response> {
         'req.body: mount the listener from toNodeListener() before express.json() or any other body parser.',
     },
   );
-  return respond(request, problem, {});
+  const answered = respond(request, problem, {});
+  return answered instanceof Promise ? answered.then(toResponse) : toResponse(answered);
 }

@@ -1,8 +1,12 @@
-/** @module The Runtime start() gets on Node: node:http through @hono/node-server, with the process's environment, signals and exit. */
+/**
+ * @module The Runtime start() gets on Node: node:http, prepared answers written with its own
+ * primitives and the rest through @hono/node-server (node-answers.ts), with the process's
+ * environment, signals and exit.
+ */
 import { readFile } from 'node:fs/promises';
-import type { Server } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { serve } from '@hono/node-server';
+import { nodeAnswers } from './node-answers.ts';
 import { listeningUrl } from './listen.ts';
 import type { Runtime } from './start.ts';
 
@@ -28,30 +32,25 @@ export function nodeRuntime(host: NodeProcess): Runtime {
     readTextFile: (path) => readFile(path, 'utf8'),
     listen({ host: hostname, port }, fetch) {
       return new Promise((resolve, reject) => {
-        const server = serve(
-          {
-            hostname,
-            port,
-            serverOptions: NODE_TIMEOUTS,
-            fetch: (request, env) => fetch(request, { clientAddress: env.incoming.socket.remoteAddress }),
-          },
-          ({ address, port }: AddressInfo) =>
-            resolve({
-              url: listeningUrl({ hostname: address, port }),
-              stop: () =>
-                new Promise((closed) => {
-                  // close() waits for keep-alive connections; sweep them as each falls idle.
-                  const http = server as Server;
-                  const sweep = setInterval(() => http.closeIdleConnections(), 50);
-                  http.close(() => {
-                    clearInterval(sweep);
-                    closed();
-                  });
-                  http.closeIdleConnections();
-                }),
-            }),
-        );
+        const listener = nodeAnswers(fetch.answer, (request, incoming) => fetch(request, { clientAddress: incoming.socket.remoteAddress }));
+        const server = createServer(NODE_TIMEOUTS, listener);
         server.once('error', reject);
+        server.listen(port, hostname, () => {
+          const { address, port } = server.address() as AddressInfo;
+          resolve({
+            url: listeningUrl({ hostname: address, port }),
+            stop: () =>
+              new Promise((closed) => {
+                // close() waits for keep-alive connections; sweep them as each falls idle.
+                const sweep = setInterval(() => server.closeIdleConnections(), 50);
+                server.close(() => {
+                  clearInterval(sweep);
+                  closed();
+                });
+                server.closeIdleConnections();
+              }),
+          });
+        });
       });
     },
     onSignal: (signal, listener) => void host.on(signal, listener),

@@ -11,10 +11,15 @@ import { createHandler, type Handler, type RequestInfo } from '../handler.ts';
 import { jsonLinesLogger } from '../util/log.ts';
 import { withStoreOpened } from '../ratelimit/index.ts';
 import { listenFailure } from './listen.ts';
+import type { Answered } from '../http/answer.ts';
 import type { Product } from '../facts/schema.ts';
 import pkg from '../../package.json' with { type: 'json' };
 
-export type Fetch = (request: Request, info: RequestInfo) => Promise<Response>;
+export interface Fetch {
+  (request: Request, info: RequestInfo): Promise<Response>;
+  /** The handler's answer before it becomes a Response (`Handler.answer`), for a runtime that writes it itself (Node). */
+  answer(request: Request, info: RequestInfo): Promise<Answered>;
+}
 
 export interface Listening {
   /** The address the server listens on, e.g. http://127.0.0.1:8787 */
@@ -49,9 +54,11 @@ export async function start(runtime: Runtime): Promise<void> {
     let ready: (handler: Handler) => void;
     const handlerReady = new Promise<Handler>((resolve) => (ready = resolve));
     const address = { host: options.host, port: options.port };
-    const server = await listenOrExplain(runtime, address, (request, info) =>
-      handler ? handler(request, info) : handlerReady.then((late) => late(request, info)),
-    );
+    const answer = (request: Request, info: RequestInfo) =>
+      handler ? handler.answer(request, info) : handlerReady.then((late) => late.answer(request, info));
+    const fetch = (request: Request, info: RequestInfo) =>
+      handler ? handler(request, info) : handlerReady.then((late) => late(request, info));
+    const server = await listenOrExplain(runtime, address, Object.assign(fetch, { answer }));
     const logger = jsonLinesLogger();
     handler = await createHandler({
       ...options,

@@ -3,6 +3,7 @@
  * duration in ms, client key, agent class and known name, and the origin of an agent whose Web Bot
  * Auth signature verified), written once the answer is ready.
  */
+import type { Answered } from '../http/answer.ts';
 import { pathOf } from '../http/prepared.ts';
 import type { Logger } from '../util/log.ts';
 import type { Observation } from './index.ts';
@@ -20,7 +21,7 @@ export interface RequestInfo {
   malformed?: { code: 'bad_request' | 'method_not_allowed'; detail: string };
 }
 
-type Serve = (request: Request, info: RequestInfo, observed: Observation) => Promise<Response>;
+type Serve = (request: Request, info: RequestInfo, observed: Observation) => Promise<Answered>;
 
 export function withAccessLog(
   serve: Serve,

@@ -4,6 +4,7 @@
  * `Server-Timing` header while SERVER_TIMING is on. With neither, `observe` hands out one shared
  * observation that only passes calls through, and nothing of OpenTelemetry is ever loaded.
  */
+import { Answer, type Answered } from '../http/answer.ts';
 import { mcpAgentOf, type Agent } from '../agents/table.ts';
 import type { McpMessageHook } from '../mcp/endpoint.ts';
 import type { Instruments } from './otel.ts';
@@ -30,7 +31,7 @@ export interface Observation extends McpMessageHook {
   /** A 429 or a fail-closed 503, under a policy. */
   refused(policy: string, code: 'rate_limited' | 'service_unavailable'): void;
   /** The answer is ready: the span ends, the duration is recorded, `Server-Timing` added. */
-  end(response: Response): Response;
+  end(answered: Answered): Answered;
 }
 
 export interface Telemetry {
@@ -73,8 +74,8 @@ class PassThrough implements Observation {
     this.#agent = undefined;
     return answer();
   }
-  end(response: Response): Response {
-    return response;
+  end(answered: Answered): Answered {
+    return answered;
   }
 }
 
@@ -115,15 +116,17 @@ class Observed extends PassThrough {
     if (!otel) return super.mcpMessage(message, protocolVersion, answer);
     return otel.mcpMessage(message, protocolVersion, () => super.mcpMessage(message, protocolVersion, answer));
   }
-  override end(response: Response): Response {
+  override end(answered: Answered): Answered {
     const totalMs = performance.now() - this.#started;
-    this.#otel?.end(response.status, totalMs / 1000);
+    this.#otel?.end(answered.status, totalMs / 1000);
     if (this.#serverTiming) {
       // W3C Server Timing: durations in milliseconds.
       const store = this.#storeMs === undefined ? '' : `, ratelimit;desc="rate-limit store";dur=${this.#storeMs.toFixed(2)}`;
-      response.headers.set('Server-Timing', `total;dur=${totalMs.toFixed(2)}${store}`);
+      const timing = `total;dur=${totalMs.toFixed(2)}${store}`;
+      if (answered instanceof Answer) answered.set('Server-Timing', timing);
+      else answered.headers.set('Server-Timing', timing);
     }
-    return response;
+    return answered;
   }
 }
 

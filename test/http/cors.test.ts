@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { closeHandlers } from '../support/handler.ts';
+import { toResponse } from '../../src/http/answer.ts';
 import { allowedOrigins, originAllowed, originEntry, preflight } from '../../src/http/cors.ts';
 import { StartupError } from '../../src/util/startup-error.ts';
 import { makeHandler, send } from '../support/handler.ts';
@@ -18,7 +19,7 @@ describe('CORS', () => {
       headers: { 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'content-type, mcp-protocol-version' },
     });
     const fixed = { Allow: 'POST, OPTIONS', 'Cache-Control': 'no-store' };
-    const response = preflight(request, fixed, { RateLimit: '"default";r=1;t=2' });
+    const response = toResponse(preflight(request, fixed, { RateLimit: '"default";r=1;t=2' }));
     expect(response.status).toBe(204);
     expect(response.headers.get('allow')).toBe('POST, OPTIONS');
     expect(response.headers.get('access-control-allow-headers')).toBe('content-type, mcp-protocol-version');
@@ -27,7 +28,7 @@ describe('CORS', () => {
   });
 
   it('asks for no request headers when the browser named none', () => {
-    const response = preflight(new Request('https://api.example.com/x', { method: 'OPTIONS' }), {}, {});
+    const response = toResponse(preflight(new Request('https://api.example.com/x', { method: 'OPTIONS' }), {}, {}));
     expect(response.headers.get('access-control-allow-headers')).toBeNull();
   });
 });

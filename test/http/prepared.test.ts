@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { headerBuilder, pathOf, prepareDocument, prepareFixed, respond, type HeaderAssembly } from '../../src/http/prepared.ts';
+import { toResponse } from '../../src/http/answer.ts';
+import { headerBuilder, pathOf, prepareDocument, prepareFixed, respond as answer, type HeaderAssembly } from '../../src/http/prepared.ts';
+
+/** The prepared answer as the fetch face sends it. */
+const respond = async (...args: Parameters<typeof answer>) => toResponse(await answer(...args));
 
 /** A document prepared as the surface does: the path's fixed headers include its cache policy. */
 const prepare = (

@@ -2,8 +2,12 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { prepareProblem } from '../../src/http/problem.ts';
-import { respond } from '../../src/http/prepared.ts';
+import { toResponse } from '../../src/http/answer.ts';
+import { respond as answer } from '../../src/http/prepared.ts';
 import { Problem, PROBLEM_CODES } from '../../src/contract/schemas.ts';
+
+/** The prepared answer as the fetch face sends it. */
+const respond = async (...args: Parameters<typeof answer>) => toResponse(await answer(...args));
 
 const BASE = 'https://api.example.com';
 const request = (method = 'GET') => new Request(`${BASE}/x`, { method });

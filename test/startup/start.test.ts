@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { nodeRuntime as entryRuntime } from '../../src/startup/node-runtime.ts';
-import { start } from '../../src/startup/start.ts';
+import { start, type Fetch } from '../../src/startup/start.ts';
 import sample from '../../src/facts/sample-facts.json' with { type: 'json' };
 
 type Signal = 'SIGINT' | 'SIGTERM' | 'SIGHUP';
@@ -26,7 +26,11 @@ function nodeRuntime(env: Record<string, string>) {
     }) as (code: number) => never,
   });
   const listen = runtime.listen;
-  runtime.listen = (address, fetch) => listen(address, (request, info) => (arrived.count++, fetch(request, info)));
+  runtime.listen = (address, fetch) => {
+    const counted = ((request, info) => (arrived.count++, fetch(request, info))) as Fetch;
+    counted.answer = (request, info) => (arrived.count++, fetch.answer(request, info));
+    return listen(address, counted);
+  };
   return { runtime, exits, exit, arrived, signal: (signal: Signal) => listeners.get(signal)!() };
 }
 
