@@ -19,20 +19,45 @@ export interface Increment {
   ttlMs: number;
 }
 
-// INCR and PEXPIRE run atomically inside the script, so N instances admit exactly the quota; a key
-// named twice in one call is counted twice, in order. KEYS[i] expires ARGV[i] ms after its first count.
+// INCRBY and PEXPIRE run atomically inside the script, so N instances admit exactly the quota. Each
+// key is named once with how many requests it counts (ARGV[2i-1]) and its expiry (ARGV[2i], ms after
+// its first count); the reply is each key's total after them.
 // After a Redis restart the script cache is empty: node-redis retries EVALSHA as EVAL on NOSCRIPT.
 const incrementWindows = defineScript({
   SCRIPT:
-    "local counts = {} for i, key in ipairs(KEYS) do local n = redis.call('INCR', key) " +
-    "if n == 1 then redis.call('PEXPIRE', key, ARGV[i]) end counts[i] = n end return counts",
-  parseCommand(parser, increments: Increment[]) {
-    parser.push(String(increments.length));
-    for (const { key } of increments) parser.pushKey(key);
-    for (const { ttlMs } of increments) parser.push(String(ttlMs));
+    "local totals = {} for i, key in ipairs(KEYS) do local by = tonumber(ARGV[2 * i - 1]) local n = redis.call('INCRBY', key, by) " +
+    "if n == by then redis.call('PEXPIRE', key, ARGV[2 * i]) end totals[i] = n end return totals",
+  parseCommand(parser, keys: Counted[]) {
+    parser.push(String(keys.length));
+    for (const { key } of keys) parser.pushKey(key);
+    for (const { by, ttlMs } of keys) parser.push(String(by), String(ttlMs));
   },
   transformReply: (reply: unknown) => reply as number[],
 });
+
+interface Counted extends Increment {
+  by: number;
+}
+
+/**
+ * The increments of one script call, each key once with how many requests it counts: a batch of 32
+ * requests of one client is one INCRBY of 32, not 32 INCRs, nor 32 keys and 32 counts on the wire.
+ * The count of each request is then the key's total before them plus its place among them.
+ */
+async function countTogether(increments: Increment[], call: (keys: Counted[]) => Promise<number[]>): Promise<number[]> {
+  const byKey = new Map<string, Counted>();
+  // Each request's place among those of its key in this call: 0 for the first.
+  const places = increments.map(({ key, ttlMs }) => {
+    const counted = byKey.get(key);
+    if (counted) return counted.by++;
+    byKey.set(key, { key, ttlMs, by: 1 });
+    return 0;
+  });
+  const keys = [...byKey.values()];
+  const totals = await call(keys);
+  const before = new Map(keys.map((counted, i) => [counted.key, totals[i]! - counted.by]));
+  return increments.map(({ key }, i) => before.get(key)! + places[i]! + 1);
+}
 
 export interface RedisConnection {
   readonly mode: RedisMode;
@@ -75,7 +100,7 @@ export function connectRedis(target: RedisTarget, { commandTimeoutMs, maxPending
       mode: 'standalone',
       firstConnection: first.promise,
       split: whole,
-      increment: (increments) => client.incrementWindows(increments),
+      increment: (increments) => countTogether(increments, (keys) => client.incrementWindows(keys)),
       get: (key) => client.get(key),
       async close() {
         first.settle(false);
@@ -136,7 +161,7 @@ export function connectRedis(target: RedisTarget, { commandTimeoutMs, maxPending
         for (const increment of batch) byKey.get(increment.key)?.push(increment) ?? byKey.set(increment.key, [increment]);
         return [...byKey.values()];
       },
-      increment: (increments) => cluster.incrementWindows(increments),
+      increment: (increments) => countTogether(increments, (keys) => cluster.incrementWindows(keys)),
       get: (key) => cluster.get(key),
       async close() {
         closed = true;
@@ -165,7 +190,7 @@ export function connectRedis(target: RedisTarget, { commandTimeoutMs, maxPending
     mode: 'sentinel',
     firstConnection: first.promise,
     split: whole,
-    increment: (increments) => sentinel.incrementWindows(increments),
+    increment: (increments) => countTogether(increments, (keys) => sentinel.incrementWindows(keys)),
     get: (key) => sentinel.get(key),
     async close() {
       first.settle(false);

@@ -84,6 +84,20 @@ describe('one server', () => {
     expect(await connection.get('one:missing')).toBeNull();
   });
 
+  it('counts the repeats of a key in one INCRBY: each request still gets its own count, in order', async () => {
+    const connection = connect(target);
+    expect(await connection.firstConnection).toBe(true);
+    await connection.increment([{ key: 'by:a', ttlMs: 5000 }]);
+    await redisCli(redis.port, 'config', 'resetstat');
+    const batch = ['by:a', 'by:b', 'by:a', 'by:a', 'by:b'].map((key) => ({ key, ttlMs: 5000 }));
+    expect(await connection.increment(batch)).toEqual([2, 1, 3, 4, 2]);
+    const stats = await redisCli(redis.port, 'info', 'commandstats');
+    expect(stats).toMatch(/cmdstat_incrby:calls=2,/);
+    expect(stats).not.toMatch(/cmdstat_incr:/);
+    expect((await redisCli(redis.port, 'get', 'by:a')).trim()).toBe('4');
+    expect(Number(await redisCli(redis.port, 'pttl', 'by:b'))).toBeGreaterThan(4000);
+  });
+
   it('sets the expiry with the first count of a key, and only then', async () => {
     const connection = connect(target);
     expect(await connection.firstConnection).toBe(true);
