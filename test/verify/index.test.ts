@@ -63,7 +63,7 @@ describe('verify() in process', () => {
     [
       'llms.txt sent as text/plain',
       { answer: (a, r) => (new URL(r.url).pathname === '/llms.txt' ? withHeaders(a, { 'content-type': 'text/plain' }) : a) },
-      ['get:/llms.txt'],
+      ['get:/llms.txt', 'discovery.ai-catalog'],
     ],
     ['X-Content-Type-Options dropped', { answer: (a) => withHeaders(a, { 'x-content-type-options': undefined }) }, ['headers.nosniff']],
     ['Link dropped', { answer: (a) => withHeaders(a, { link: undefined }) }, ['headers.link', 'discovery.api-catalog', 'discovery.root']],
