@@ -1,7 +1,7 @@
 /** dynalite, a local DynamoDB, for the tests of the DynamoDB store: started, frozen, killed and started again on one port. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
-import { CreateTableCommand, DynamoDBClient, UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
+import { CreateTableCommand, DynamoDBClient, UpdateTimeToLiveCommand, waitUntilTableExists } from '@aws-sdk/client-dynamodb';
 import { ROOT } from './entries.ts';
 
 /** The variables a service needs to reach dynalite on `port` with the official SDK (any credentials do). */
@@ -33,7 +33,12 @@ export async function stopDynalite(child: ChildProcess): Promise<void> {
   await exited;
 }
 
-/** The table deploy/lambda/template.yaml declares: partition key pk (a string), TTL attribute expires. */
+/**
+ * The table deploy/lambda/template.yaml declares: partition key pk (a string), TTL attribute expires.
+ * Returns once the table is ACTIVE, as a deploy tool does before it starts what names the table: a new
+ * table is CREATING for a while (dynalite 500 ms), and DynamoDB answers reads of it with
+ * ResourceNotFoundException until then, which the store's start-up read refuses.
+ */
 export async function createTable(port: number, table: string): Promise<void> {
   const client = new DynamoDBClient({
     region: 'us-east-1',
@@ -49,6 +54,7 @@ export async function createTable(port: number, table: string): Promise<void> {
         BillingMode: 'PAY_PER_REQUEST',
       }),
     );
+    await waitUntilTableExists({ client, minDelay: 0.05, maxDelay: 0.5, maxWaitTime: 30 }, { TableName: table });
     await client
       .send(new UpdateTimeToLiveCommand({ TableName: table, TimeToLiveSpecification: { AttributeName: 'expires', Enabled: true } }))
       .catch(() => {});

@@ -103,6 +103,9 @@ export async function createDynamoDbStore(
 /**
  * The start-up read: a table that does not exist, or that the function may not read, is a
  * configuration error named at once; a table that does not answer is an outage like any other.
+ * DynamoDB answers ResourceNotFoundException for a table still CREATING too: refused as well, at once
+ * rather than waited for, since deploy tools (SAM, CloudFormation, Terraform) start what names a table
+ * only once it is ACTIVE, and a name mistyped must not look like a table on its way.
  */
 async function checkTable(setting: string, table: string, region: () => Promise<string>, read: () => Promise<number>): Promise<void> {
   try {
@@ -113,7 +116,8 @@ async function checkTable(setting: string, table: string, region: () => Promise<
     if (!refusal) return;
     const what =
       refusal === 'ResourceNotFoundException'
-        ? `no such table in ${await region()}: create it (deploy/lambda/template.yaml declares it) or name an existing one`
+        ? `no such table in ${await region()}: create it (deploy/lambda/template.yaml declares it) or name an existing one ` +
+          '(a table still being created is not found until it is ACTIVE)'
         : 'the function may not read it: grant dynamodb:GetItem and dynamodb:UpdateItem on the table (docs/deploy/lambda.md)';
     throw invalidConfiguration(settingLine(setting, table, `${what} (${refusal}).`));
   }
