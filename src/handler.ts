@@ -175,7 +175,8 @@ export async function createHandler(options: HandlerOptions): Promise<Handler> {
       const answered = target.answer(request, limits, observed);
       const response = answered instanceof Promise ? await answered : answered;
       if (!('refused' in response)) return response;
-      return problem(request, target, response.refused, limits, response.detail === undefined ? undefined : { detail: response.detail });
+      const members = response.detail === undefined ? undefined : { detail: response.detail };
+      return problem(request, target, response.refused, response.close ? { ...limits, Connection: 'close' } : limits, members);
     } catch (error) {
       const id = requestId ?? crypto.randomUUID();
       log({ level: 'error', event: 'request_failed', requestId: id, method, path, error: errorField(error) });

@@ -48,6 +48,8 @@ export type Answer = (request: Request, limits: HeaderRecord, observed: McpMessa
 export interface Refusal {
   refused: ProblemCode;
   detail?: string;
+  /** The request's body was not read to its end: the answer carries `Connection: close` (RFC 9112 section 9.6). */
+  close?: true;
 }
 
 /** What is served on one exact path; a path the service does not serve has no route. */

@@ -6,17 +6,22 @@
  */
 import { discard } from './prepared.ts';
 
-/** How long a body may take to arrive: Node's own server gives a whole request 10 s (src/entry/node.ts). */
+/** How long a body may take to arrive: Node's own server gives a whole request 10 s (src/startup/node-runtime.ts). */
 export const BODY_DEADLINE_MS = 10_000;
 
 export type BodyRead =
   | { bytes: Uint8Array<ArrayBuffer> }
   | { refused: 'payload_too_large' }
-  /** The body was cut off by the client or did not arrive in time; `detail` says which. */
-  | { refused: 'bad_request'; detail: string };
+  /**
+   * The body was cut off by the client or did not arrive in time; `detail` says which. Its rest is
+   * unread, so the connection cannot carry another request: the answer closes it (`close`, RFC 9112
+   * section 9.6), or a server would keep waiting for the rest (Bun for another idle timeout).
+   */
+  | { refused: 'bad_request'; detail: string; close: true };
 
 export const BODY_CUT_OFF = 'The request body ended before it was complete (the client closed the connection).';
 export const bodyTooSlow = (deadlineMs: number) => `The request body did not arrive within ${deadlineMs / 1000} s.`;
+const unfinished = (detail: string): BodyRead => ({ refused: 'bad_request', detail, close: true });
 
 /** Reads the body of `request`: at most `limit` bytes, within `deadlineMs`. */
 export async function readBody(request: Request, limit: number, deadlineMs = BODY_DEADLINE_MS): Promise<BodyRead> {
@@ -35,10 +40,10 @@ async function readWhole(request: Request, limit: number, deadlineMs: number): P
   const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), deadlineMs)));
   try {
     const read = await Promise.race([request.arrayBuffer(), late]);
-    if (read === 'late') return { refused: 'bad_request', detail: bodyTooSlow(deadlineMs) };
+    if (read === 'late') return unfinished(bodyTooSlow(deadlineMs));
     return read.byteLength > limit ? { refused: 'payload_too_large' } : { bytes: new Uint8Array(read) };
   } catch {
-    return { refused: 'bad_request', detail: BODY_CUT_OFF };
+    return unfinished(BODY_CUT_OFF);
   } finally {
     clearTimeout(timer);
   }
@@ -59,7 +64,7 @@ async function readStream(request: Request, limit: number, deadlineMs: number): 
   try {
     for (;;) {
       const { done, value } = await reader.read();
-      if (late) return { refused: 'bad_request', detail: bodyTooSlow(deadlineMs) };
+      if (late) return unfinished(bodyTooSlow(deadlineMs));
       if (done) break;
       size += value.byteLength;
       if (size > limit) {
@@ -72,7 +77,7 @@ async function readStream(request: Request, limit: number, deadlineMs: number): 
       chunks.push(value);
     }
   } catch {
-    return { refused: 'bad_request', detail: late ? bodyTooSlow(deadlineMs) : BODY_CUT_OFF };
+    return unfinished(late ? bodyTooSlow(deadlineMs) : BODY_CUT_OFF);
   } finally {
     clearTimeout(timer);
   }

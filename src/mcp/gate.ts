@@ -53,6 +53,8 @@ export interface Vetted {
 export interface Refused {
   refused: McpRefusal;
   detail?: string;
+  /** The body was not read to its end: the answer closes the connection (see src/http/body.ts). */
+  close?: true;
 }
 
 /** The 413's detail: the limit itself, as the OpenAPI document states it. */

@@ -83,6 +83,8 @@ describe.each(['vercel', 'netlify'] as const)('the %s export', (name) => {
     const text = await expectContractAnswer(response, 'cut off');
     expect(response.status).toBe(400);
     expect(JSON.parse(text)).toMatchObject({ code: 'bad_request' });
+    // The rest of the body is unread: the connection carries no further request (RFC 9112 section 9.6).
+    expect(response.headers.get('connection')).toBe('close');
     expect(errors).not.toHaveBeenCalled();
     errors.mockRestore();
   });
@@ -104,6 +106,7 @@ describe('a body that never ends', () => {
       const text = await expectContractAnswer(response, 'never ends');
       expect(response.status).toBe(400);
       expect(JSON.parse(text).detail).toMatch(/did not arrive within/);
+      expect(response.headers.get('connection')).toBe('close');
       expect(performance.now() - started).toBeLessThan(BODY_DEADLINE_MS + 2_000);
     },
     BODY_DEADLINE_MS + 5_000,

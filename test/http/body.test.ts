@@ -41,7 +41,11 @@ describe('readBody', () => {
   it.each([undefined, '10'])('calls a body the client cut off a bad request (Content-Length %s)', async (declared) => {
     const headers: Record<string, string> = declared ? { 'content-length': declared } : {};
     expect(request(stream([]), headers).headers.get('content-length')).toBe(declared ?? null);
-    expect(await readBody(request(stream(['{"a":'], 'error'), headers), 100)).toEqual({ refused: 'bad_request', detail: BODY_CUT_OFF });
+    expect(await readBody(request(stream(['{"a":'], 'error'), headers), 100)).toEqual({
+      refused: 'bad_request',
+      detail: BODY_CUT_OFF,
+      close: true,
+    });
   });
 
   it.each([undefined, '10'])('stops waiting for a body that never ends at the deadline (Content-Length %s)', async (declared) => {
@@ -50,6 +54,7 @@ describe('readBody', () => {
     expect(await readBody(request(stream(['{"a":'], 'open'), headers), 100, 200)).toEqual({
       refused: 'bad_request',
       detail: bodyTooSlow(200),
+      close: true,
     });
     expect(performance.now() - started).toBeLessThan(1_000);
   });
