@@ -78,7 +78,9 @@ export function nodeAnswers(answer: Answerer, fetch: FetchFace): Listener {
 /** A `Headers` as the adapter writes it: names in lower case. */
 function outgoing(headers: Headers): Record<string, string> {
   const record: Record<string, string> = {};
-  headers.forEach((value, name) => (record[name] = value));
+  headers.forEach((value, name) => {
+    record[name] = value;
+  });
   return record;
 }
 

@@ -72,7 +72,9 @@ describe('nodeAnswers', () => {
     const response = await handler(new Request(`http://127.0.0.1:${port}${path}`, { method, headers }), { clientAddress: '127.0.0.1' });
     expect(sent.status).toBe(response.status);
     const fetched: IncomingHttpHeaders = {};
-    response.headers.forEach((value, name) => (fetched[name] = value));
+    response.headers.forEach((value, name) => {
+      fetched[name] = value;
+    });
     const { connection: _c, 'keep-alive': _k, 'transfer-encoding': _t, ...written } = timeless(sent.headers);
     expect(written).toEqual(timeless(fetched));
     expect(sent.body).toEqual(Buffer.from(method === 'HEAD' ? new ArrayBuffer(0) : await response.arrayBuffer()));
