@@ -51,8 +51,10 @@ export const Health = v.pipe(
     rateLimitStore: v.picklist(['memory', 'redis', 'durable-object', 'dynamodb', 'deno-kv']),
     redisMode: v.optional(
       v.pipe(
-        v.picklist(['standalone', 'cluster', 'sentinel']),
-        v.description('With rateLimitStore "redis": one Redis server, a Redis Cluster, or a master watched by Sentinel.'),
+        v.picklist(['standalone', 'cluster', 'sentinel', 'rest']),
+        v.description(
+          'With rateLimitStore "redis": one Redis server, a Redis Cluster, a master watched by Sentinel, or Redis over HTTP (Upstash\'s REST protocol).',
+        ),
       ),
     ),
     reason: v.optional(v.string()),

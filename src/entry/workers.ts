@@ -20,7 +20,8 @@ const shared = sharedStoreOf(options.rateLimit, STORE_VARIABLES)?.setting;
 if (options.factsFile || shared) {
   throw new StartupError(
     `Invalid configuration:\n  ${options.factsFile ? 'FACTS_FILE' : shared} is not used on Workers: ` +
-      'the facts are bundled at deploy and the quota is shared through the RATE_LIMIT_COUNTER Durable Object binding; remove it.',
+      'the facts are bundled at deploy and the quota is shared through the RATE_LIMIT_COUNTER Durable Object binding ' +
+      '(or Redis over HTTP: RATE_LIMIT_REDIS_REST_URL and _TOKEN); remove it.',
   );
 }
 // `{base}` is never taken from a request's Host: one forged request would set every later link.
@@ -36,7 +37,8 @@ export default {
       ...options,
       publicBaseUrl,
       facts: product,
-      rateLimit: { ...options.rateLimit, store: counters ? createDurableObjectStore(counters) : undefined },
+      // Redis over HTTP, when set, holds the quota; otherwise the Durable Object binding does.
+      rateLimit: { ...options.rateLimit, store: counters && !options.rateLimit.redisRest ? createDurableObjectStore(counters) : undefined },
     });
     const response = await (await handler)(clientRequest(request), { clientAddress: request.headers.get('cf-connecting-ip') ?? undefined });
     // The gzip variant is coded already: workerd must send its bytes as they are, not code them again.

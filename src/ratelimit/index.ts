@@ -88,6 +88,7 @@ async function openShared(shared: SharedStore | undefined): Promise<CounterStore
   if (shared?.kind === 'dynamodb')
     return (await import('./stores/dynamodb.ts')).createDynamoDbStore(shared.table, { setting: shared.setting });
   if (shared?.kind === 'deno-kv') return (await import('./stores/deno-kv.ts')).createDenoKvStore(shared.path, { setting: shared.setting });
+  if (shared?.kind === 'redis-rest') return (await import('./stores/redis-rest.ts')).createRedisRestStore(shared.target);
   return undefined;
 }
 

@@ -1,5 +1,5 @@
 /** @module The interface every rate-limit counter store implements. */
-import type { RedisMode } from './stores/choice.ts';
+import type { RedisReach } from './stores/choice.ts';
 
 /** A store failure, worded for the health endpoint: the kind of failure, never a host, port, password or table's address. */
 export class StoreError extends Error {
@@ -23,8 +23,8 @@ export interface StoreOptions {
 
 export interface CounterStore {
   readonly kind: 'memory' | 'redis' | 'durable-object' | 'dynamodb' | 'deno-kv';
-  /** How the Redis store reaches Redis (health reports it); only on the Redis store. */
-  readonly redisMode?: RedisMode;
+  /** How the Redis store reaches Redis (health reports it); only on the Redis stores. */
+  readonly redisMode?: RedisReach;
   /**
    * Counts one request for `key` in the fixed window of `windowMs` that starts at `windowStart`
    * (epoch ms) and returns the count so far in that window. Windows are aligned to the epoch, so

@@ -21,6 +21,13 @@ import { invalidConfiguration, settingLine } from '../util/startup-error.ts';
 import type { TelemetryConfig } from '../telemetry/sdk.ts';
 import { commaList } from '../util/comma-list.ts';
 
+/** Redis over HTTP: our own pair first, then the names Upstash's and Vercel's marketplace integrations set. */
+const REDIS_REST_PAIRS = [
+  ['RATE_LIMIT_REDIS_REST_URL', 'RATE_LIMIT_REDIS_REST_TOKEN'],
+  ['UPSTASH_REDIS_REST_URL', 'UPSTASH_REDIS_REST_TOKEN'],
+  ['KV_REST_API_URL', 'KV_REST_API_TOKEN'],
+] as const;
+
 /** What only a runtime entry needs; every other default belongs to the module it configures. */
 const DEFAULTS = { port: 8787, host: '127.0.0.1' };
 
@@ -63,6 +70,21 @@ const httpOrigin = v.pipe(
   v.check((text) => URL.canParse(text) && /^https?:$/.test(new URL(text).protocol), 'must use http or https'),
 );
 
+const restUrl = v.pipe(
+  v.string(),
+  v.url('must be the REST URL of the database, such as https://eu1-example-12345.upstash.io'),
+  v.check(
+    (text) => URL.canParse(text) && /^https?:$/.test(new URL(text).protocol),
+    'must start with https:// (or http:// for a local server)',
+  ),
+  v.check(
+    (text) => URL.canParse(text) && !new URL(text).username && !new URL(text).password,
+    'must not carry user information: the token goes in its own variable',
+  ),
+);
+
+const restToken = v.pipe(v.string(), v.regex(/^[\x21-\x7e]+$/, 'must be the REST token: printable characters, no space'));
+
 const Environment = v.object({
   PORT: v.optional(wholeNumber(RANGES.port), String(DEFAULTS.port)),
   HOST: v.optional(v.pipe(v.string(), v.nonEmpty('must not be empty')), DEFAULTS.host),
@@ -80,6 +102,12 @@ const Environment = v.object({
   RATE_LIMIT_DYNAMODB_TABLE: v.optional(ruled(tableNameProblem)),
   // `on`: the platform's own database (Deno Deploy); anything else is the path of a KV file.
   RATE_LIMIT_DENO_KV: v.optional(v.string()),
+  RATE_LIMIT_REDIS_REST_URL: v.optional(restUrl),
+  RATE_LIMIT_REDIS_REST_TOKEN: v.optional(restToken),
+  UPSTASH_REDIS_REST_URL: v.optional(restUrl),
+  UPSTASH_REDIS_REST_TOKEN: v.optional(restToken),
+  KV_REST_API_URL: v.optional(restUrl),
+  KV_REST_API_TOKEN: v.optional(restToken),
   RATE_LIMIT_FAIL: v.optional(v.picklist(['open', 'closed'], FAIL_RULE), RATE_LIMIT_DEFAULTS.fail),
   RATE_LIMIT_FAIL_OPEN_SHARE: v.optional(
     v.pipe(
@@ -236,12 +264,13 @@ export const STORE_VARIABLES: StoreNames = {
   sentinelMaster: 'REDIS_SENTINEL_MASTER',
   dynamoDbTable: 'RATE_LIMIT_DYNAMODB_TABLE',
   denoKv: 'RATE_LIMIT_DENO_KV',
+  redisRest: 'RATE_LIMIT_REDIS_REST_URL',
 };
 
 /** The one shared store the environment names (the rule and its wording are ratelimit/stores/choice.ts's). */
 function sharedStore(
   e: v.InferOutput<typeof Environment>,
-): Pick<Options['rateLimit'], 'redisUrl' | 'redisClusterUrls' | 'redisSentinel' | 'dynamoDbTable' | 'denoKv'> {
+): Pick<Options['rateLimit'], 'redisUrl' | 'redisClusterUrls' | 'redisSentinel' | 'dynamoDbTable' | 'denoKv' | 'redisRest'> {
   const choice = {
     redisUrl: e.REDIS_URL,
     redisClusterUrls: e.REDIS_CLUSTER_URLS,
@@ -249,7 +278,13 @@ function sharedStore(
     dynamoDbTable: e.RATE_LIMIT_DYNAMODB_TABLE,
     denoKv: e.RATE_LIMIT_DENO_KV,
   };
-  const shared = sharedStoreOf(choice, STORE_VARIABLES);
+  const explicit = redisRest(e, REDIS_REST_PAIRS.slice(0, 1));
+  // The platform's names are a fallback: they say a database exists, not that the quota must live in it.
+  const rest = explicit ?? (sharedStoreOf(choice, STORE_VARIABLES) ? undefined : redisRest(e, REDIS_REST_PAIRS.slice(1)));
+  const shared = sharedStoreOf(
+    { ...choice, redisRest: rest },
+    { ...STORE_VARIABLES, redisRest: rest?.names?.url ?? STORE_VARIABLES.redisRest },
+  );
   const target = shared?.kind === 'redis' ? shared.target : undefined;
   return {
     redisUrl: e.REDIS_URL,
@@ -257,5 +292,20 @@ function sharedStore(
     redisSentinel: target?.mode === 'sentinel' ? { urls: target.urls, masterName: target.masterName } : undefined,
     dynamoDbTable: choice.dynamoDbTable,
     denoKv: choice.denoKv,
+    redisRest: rest,
   };
+}
+
+/** The first of `pairs` with either half set; both halves or neither. */
+function redisRest(e: v.InferOutput<typeof Environment>, pairs: readonly (typeof REDIS_REST_PAIRS)[number][]) {
+  for (const [url, token] of pairs) {
+    if (!e[url] && !e[token]) continue;
+    if (!e[url] || !e[token]) {
+      throw invalidConfiguration(
+        `${e[url] ? token : url} is unset: ${url} and ${token} (Redis over HTTP, the rate-limit store) are set together or not at all.`,
+      );
+    }
+    return { url: e[url], token: e[token], names: { url, token } };
+  }
+  return undefined;
 }

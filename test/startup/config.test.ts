@@ -203,6 +203,45 @@ describe('loadConfig: the shared store and per-network policies', () => {
     },
   );
 
+  it('reads Redis over HTTP from its own pair, then the platform names, which never compete with a named store', () => {
+    const own = { RATE_LIMIT_REDIS_REST_URL: 'https://eu1-x.upstash.io', RATE_LIMIT_REDIS_REST_TOKEN: 'own' };
+    const upstash = { UPSTASH_REDIS_REST_URL: 'https://us1-y.upstash.io', UPSTASH_REDIS_REST_TOKEN: 'up' };
+    const kv = { KV_REST_API_URL: 'https://kv.example.com', KV_REST_API_TOKEN: 'kv' };
+    expect(loadConfig({ ...own, ...upstash, ...kv }).rateLimit.redisRest).toEqual({
+      url: 'https://eu1-x.upstash.io',
+      token: 'own',
+      names: { url: 'RATE_LIMIT_REDIS_REST_URL', token: 'RATE_LIMIT_REDIS_REST_TOKEN' },
+    });
+    expect(loadConfig({ ...upstash, ...kv }).rateLimit.redisRest).toMatchObject({
+      token: 'up',
+      names: { token: 'UPSTASH_REDIS_REST_TOKEN' },
+    });
+    expect(loadConfig(kv).rateLimit.redisRest).toMatchObject({ url: 'https://kv.example.com', names: { url: 'KV_REST_API_URL' } });
+    // A marketplace database beside a store named on purpose: the named store, no refusal.
+    expect(loadConfig({ ...kv, REDIS_URL: 'redis://10.0.0.1:6379' }).rateLimit).toMatchObject({
+      redisUrl: 'redis://10.0.0.1:6379',
+      redisRest: undefined,
+    });
+    expect(refusal({ ...own, REDIS_URL: 'redis://10.0.0.1:6379' })).toContain('REDIS_URL and RATE_LIMIT_REDIS_REST_URL are both set');
+    expect(refusal({ ...own, RATE_LIMIT_DYNAMODB_TABLE: 'counters' })).toContain(
+      'RATE_LIMIT_DYNAMODB_TABLE and RATE_LIMIT_REDIS_REST_URL are both set',
+    );
+  });
+
+  it('refuses half of a Redis over HTTP pair and a URL that is not one, naming the variable', () => {
+    expect(refusal({ RATE_LIMIT_REDIS_REST_URL: 'https://eu1-x.upstash.io' })).toContain('RATE_LIMIT_REDIS_REST_TOKEN is unset');
+    expect(refusal({ KV_REST_API_TOKEN: 'kv' })).toContain('KV_REST_API_URL is unset: KV_REST_API_URL and KV_REST_API_TOKEN');
+    expect(refusal({ UPSTASH_REDIS_REST_URL: 'redis://x:6379', UPSTASH_REDIS_REST_TOKEN: 't' })).toContain(
+      'UPSTASH_REDIS_REST_URL="redis://x:6379": must start with https://',
+    );
+    expect(refusal({ RATE_LIMIT_REDIS_REST_URL: 'https://u:p@x.io', RATE_LIMIT_REDIS_REST_TOKEN: 't' })).toContain(
+      'must not carry user information',
+    );
+    expect(refusal({ RATE_LIMIT_REDIS_REST_URL: 'https://x.io', RATE_LIMIT_REDIS_REST_TOKEN: 'a b' })).toContain(
+      'RATE_LIMIT_REDIS_REST_TOKEN="a b": must be the REST token',
+    );
+  });
+
   it('refuses one Sentinel variable without the other, naming the missing one', () => {
     expect(refusal({ REDIS_SENTINEL_URLS: 'redis://10.0.0.1:26379' })).toContain('REDIS_SENTINEL_MASTER is unset');
     expect(refusal({ REDIS_SENTINEL_MASTER: 'mymaster' })).toContain('REDIS_SENTINEL_URLS is unset');

@@ -1,14 +1,18 @@
 /**
  * @module The shared-store choice, made once for every way in (the environment, `createHandler`'s
  * `rateLimit`, the serverless and Workers entries): at most one of Redis (one server, a Cluster or a
- * Sentinel-watched master), a DynamoDB table, Deno KV, or a store of the app's own. Each caller passes
+ * Sentinel-watched master), Redis over HTTP, a DynamoDB table, Deno KV, or a store of the app's own. Each caller passes
  * the names its user wrote, so a refusal names them.
  */
 import * as v from 'valibot';
 import { invalidConfiguration, settingLine } from '../../util/startup-error.ts';
 import { commaList } from '../../util/comma-list.ts';
+import type { RedisRestTarget } from './redis-rest.ts';
 
 export type RedisMode = 'standalone' | 'cluster' | 'sentinel';
+
+/** How a Redis store reaches Redis, as health reports it: over TCP in one of the three modes, or over HTTP. */
+export type RedisReach = RedisMode | 'rest';
 
 export type RedisTarget =
   | { mode: 'standalone'; url: string }
@@ -30,6 +34,8 @@ export interface SharedStoreOptions {
   dynamoDbTable?: string;
   /** Deno KV, on Deno only: `on` for the platform's database (Deno Deploy), or the path of a KV file. */
   denoKv?: string;
+  /** Redis over HTTP (Upstash's REST protocol): its URL and token. */
+  redisRest?: RedisRestTarget;
 }
 
 /** The choice as given: Sentinel's pair may be half set (refused), and an app may bring its own store. */
@@ -46,6 +52,8 @@ export interface StoreNames {
   sentinelMaster: string;
   dynamoDbTable: string;
   denoKv: string;
+  /** Redis over HTTP (its URL's name); `rateLimit.redisRest.url` unless given. */
+  redisRest?: string;
   /** A store of the app's own, where the way in takes one. */
   store?: string;
 }
@@ -57,6 +65,7 @@ const OPTION_NAMES: StoreNames = {
   sentinelMaster: 'rateLimit.redisSentinel.masterName',
   dynamoDbTable: 'rateLimit.dynamoDbTable',
   denoKv: 'rateLimit.denoKv',
+  redisRest: 'rateLimit.redisRest.url',
   store: 'rateLimit.store',
 };
 
@@ -64,7 +73,8 @@ const OPTION_NAMES: StoreNames = {
 export type SharedStore =
   | { kind: 'redis'; target: RedisTarget; setting: string }
   | { kind: 'dynamodb'; table: string; setting: string }
-  | { kind: 'deno-kv'; path: string; setting: string };
+  | { kind: 'deno-kv'; path: string; setting: string }
+  | { kind: 'redis-rest'; target: RedisRestTarget; setting: string };
 
 /**
  * The one shared-store rule: the shared store the choice names, undefined for none (counters in
@@ -73,7 +83,8 @@ export type SharedStore =
  */
 export function sharedStoreOf(choice: StoreChoice, names: StoreNames = OPTION_NAMES): SharedStore | undefined {
   checkStoreValues(choice, names);
-  const { redisUrl, redisClusterUrls, redisSentinel, dynamoDbTable, denoKv, store } = choice;
+  const { redisUrl, redisClusterUrls, redisSentinel, dynamoDbTable, denoKv, redisRest, store } = choice;
+  const restName = names.redisRest ?? OPTION_NAMES.redisRest!;
   const sentinel = redisSentinel && (redisSentinel.urls?.length || redisSentinel.masterName) ? redisSentinel : undefined;
   const set = [
     redisUrl && names.redisUrl,
@@ -81,6 +92,7 @@ export function sharedStoreOf(choice: StoreChoice, names: StoreNames = OPTION_NA
     sentinel && names.sentinelUrls,
     dynamoDbTable && names.dynamoDbTable,
     denoKv && names.denoKv,
+    redisRest && restName,
     store !== undefined && names.store,
   ].filter((name): name is string => typeof name === 'string');
   if (set.length > 1) {
@@ -88,7 +100,7 @@ export function sharedStoreOf(choice: StoreChoice, names: StoreNames = OPTION_NA
     throw invalidConfiguration(
       `${set.join(' and ')} are both set: choose one shared store (${names.redisUrl} for one server, ` +
         `${names.redisClusterUrls} for a Redis Cluster, ${names.sentinelUrls} with ${names.sentinelMaster} for Sentinel, ` +
-        `${names.dynamoDbTable} for a DynamoDB table, ${names.denoKv} for Deno KV${own}).`,
+        `${names.dynamoDbTable} for a DynamoDB table, ${names.denoKv} for Deno KV, ${restName} for Redis over HTTP${own}).`,
     );
   }
   if (sentinel && (!sentinel.urls?.length || !sentinel.masterName)) {
@@ -103,6 +115,7 @@ export function sharedStoreOf(choice: StoreChoice, names: StoreNames = OPTION_NA
   if (sentinel) return { kind: 'redis', target: { mode: 'sentinel', urls: sentinel.urls!, masterName: sentinel.masterName! }, setting };
   if (dynamoDbTable) return { kind: 'dynamodb', table: dynamoDbTable, setting };
   if (denoKv) return { kind: 'deno-kv', path: denoKv, setting };
+  if (redisRest) return { kind: 'redis-rest', target: redisRest, setting };
   return undefined;
 }
 

@@ -7,26 +7,19 @@
 import { createClient, createCluster, createSentinel, defineScript, RedisClient } from '@redis/client';
 import { within } from '../../util/deadline.ts';
 import { backoff, firstConnectionLatch, retrying } from './reconnect.ts';
+import { countTogether, INCREMENT_WINDOWS_SCRIPT, type Counted, type Increment } from './redis-script.ts';
 import type { RedisMode, RedisTarget } from './choice.ts';
+
+export type { Increment } from './redis-script.ts';
 
 /** The longest a request waits for the first connection, and the client's connect timeout. */
 export const CONNECT_TIMEOUT_MS = 1000;
 /** The longest one attempt to discover a cluster and connect to its masters may take. */
 const CLUSTER_CONNECT_TIMEOUT_MS = 5000;
 
-export interface Increment {
-  key: string;
-  ttlMs: number;
-}
-
-// INCRBY and PEXPIRE run atomically inside the script, so N instances admit exactly the quota. Each
-// key is named once with how many requests it counts (ARGV[2i-1]) and its expiry (ARGV[2i], ms after
-// its first count); the reply is each key's total after them.
 // After a Redis restart the script cache is empty: node-redis retries EVALSHA as EVAL on NOSCRIPT.
 const incrementWindows = defineScript({
-  SCRIPT:
-    "local totals = {} for i, key in ipairs(KEYS) do local by = tonumber(ARGV[2 * i - 1]) local n = redis.call('INCRBY', key, by) " +
-    "if n == by then redis.call('PEXPIRE', key, ARGV[2 * i]) end totals[i] = n end return totals",
+  SCRIPT: INCREMENT_WINDOWS_SCRIPT,
   parseCommand(parser, keys: Counted[]) {
     parser.push(String(keys.length));
     for (const { key } of keys) parser.pushKey(key);
@@ -34,30 +27,6 @@ const incrementWindows = defineScript({
   },
   transformReply: (reply: unknown) => reply as number[],
 });
-
-interface Counted extends Increment {
-  by: number;
-}
-
-/**
- * The increments of one script call, each key once with how many requests it counts: a batch of 32
- * requests of one client is one INCRBY of 32, not 32 INCRs, nor 32 keys and 32 counts on the wire.
- * The count of each request is then the key's total before them plus its place among them.
- */
-async function countTogether(increments: Increment[], call: (keys: Counted[]) => Promise<number[]>): Promise<number[]> {
-  const byKey = new Map<string, Counted>();
-  // Each request's place among those of its key in this call: 0 for the first.
-  const places = increments.map(({ key, ttlMs }) => {
-    const counted = byKey.get(key);
-    if (counted) return counted.by++;
-    byKey.set(key, { key, ttlMs, by: 1 });
-    return 0;
-  });
-  const keys = [...byKey.values()];
-  const totals = await call(keys);
-  const before = new Map(keys.map((counted, i) => [counted.key, totals[i]! - counted.by]));
-  return increments.map(({ key }, i) => before.get(key)! + places[i]! + 1);
-}
 
 export interface RedisConnection {
   readonly mode: RedisMode;

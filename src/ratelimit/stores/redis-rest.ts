@@ -1,0 +1,227 @@
+/**
+ * @module Redis counters reached over HTTP (Upstash's REST protocol: `POST /` with a JSON command
+ * array and `Authorization: Bearer`), on `fetch` alone, so it runs wherever the handler does
+ * (Workers, Vercel, Netlify, Lambda, Deno Deploy) and keeps no socket across a frozen instance.
+ * It runs the Redis store's script (`EVALSHA`, then `EVAL` when the server answers `NOSCRIPT`), so
+ * the count is exact across instances, and it batches as that store does: one call goes out at once,
+ * the increments that arrive while it is answered go out together as the next one.
+ *
+ * There is no connection to wait for: the first request counts in Redis like any other. A failed or
+ * late call (past `commandTimeoutMs`) makes the store down; while down, requests fail at once (the
+ * limiter applies the failure policy) and one call a second is let through to find out whether the
+ * store is back.
+ */
+import { StartupError } from '../../util/startup-error.ts';
+import { within } from '../../util/deadline.ts';
+import type { CounterStore } from '../store.ts';
+import { countTogether, INCREMENT_WINDOWS_SCRIPT } from './redis-script.ts';
+
+/** Where the counters live, and the names a refusal gives the two settings (the variables read, or the options). */
+export interface RedisRestTarget {
+  /** The REST URL, such as https://eu1-example-12345.upstash.io. */
+  url: string;
+  /** The bearer token (read-write). */
+  token: string;
+  /** What a refusal calls the URL and the token; `rateLimit.redisRest.url` and `.token` by default. */
+  names?: { url: string; token: string };
+}
+
+export interface RedisRestStoreOptions {
+  /** The longest a request waits for an answer before the failure policy applies. */
+  commandTimeoutMs?: number;
+  /** While down, how long requests fail at once before the store is asked again. */
+  retryAfterMs?: number;
+  keyPrefix?: string;
+  /** Most increments waiting for the call in flight; beyond it they fail at once. */
+  maxPendingCommands?: number;
+}
+
+/** A store failure, worded for the health endpoint: never the URL or the token. */
+export class RedisRestStoreError extends Error {
+  override name = 'RedisRestStoreError';
+}
+
+/** An error the server answered (`{"error": "..."}`): a command Redis refused, or a request the REST server did. */
+class ErrorAnswer extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+  ) {
+    super(message);
+  }
+}
+
+interface Pending {
+  key: string;
+  ttlMs: number;
+  resolve(count: number): void;
+  reject(error: unknown): void;
+}
+
+const DEFAULT_NAMES = { url: 'rateLimit.redisRest.url', token: 'rateLimit.redisRest.token' };
+
+/**
+ * The store, once one call at start-up has shown the URL answers as a Redis REST server and takes the
+ * token: a refused token, or a URL that answers as something else, is a StartupError naming the
+ * setting. An unreachable server does not stop start-up (the failure policy applies until it answers).
+ */
+export async function createRedisRestStore(
+  target: RedisRestTarget,
+  { commandTimeoutMs = 1000, retryAfterMs = 1000, keyPrefix = 'ratelimit', maxPendingCommands = 10_000 }: RedisRestStoreOptions = {},
+): Promise<CounterStore> {
+  const names = target.names ?? DEFAULT_NAMES;
+  const endpoint = `${target.url.replace(/\/+$/, '')}/`;
+  const headers = { authorization: `Bearer ${target.token}`, 'content-type': 'application/json' };
+  const sha = await sha1(INCREMENT_WINDOWS_SCRIPT);
+
+  /** One command, its `result`, bounded by the deadline (the request is aborted after it). */
+  async function call(command: (string | number)[]): Promise<unknown> {
+    const abort = new AbortController();
+    const answer = (async () => {
+      const response = await fetch(endpoint, { method: 'POST', headers, body: JSON.stringify(command), signal: abort.signal });
+      const text = await response.text();
+      let body: { result?: unknown; error?: unknown } | undefined;
+      try {
+        body = JSON.parse(text);
+      } catch {}
+      if (body && typeof body === 'object' && 'error' in body) throw new ErrorAnswer(String(body.error), response.status);
+      if (!response.ok || !body || typeof body !== 'object' || !('result' in body)) {
+        throw new ErrorAnswer(`HTTP ${response.status}`, response.status);
+      }
+      return body.result;
+    })();
+    try {
+      return await within(
+        commandTimeoutMs,
+        answer,
+        () => new RedisRestStoreError(`Redis over HTTP did not answer within ${commandTimeoutMs} ms`),
+      );
+    } finally {
+      abort.abort();
+      answer.catch(() => {});
+    }
+  }
+
+  await checkAtStart(call, names, target.url);
+
+  let down: { error: RedisRestStoreError; askedAt: number } | undefined;
+  let closed = false;
+
+  /** Runs `command` unless the store is down (then it fails at once, but for one call a second). */
+  async function bounded<T>(command: () => Promise<T>): Promise<T> {
+    if (closed) throw new RedisRestStoreError('the store is closed');
+    if (down) {
+      if (Date.now() - down.askedAt < retryAfterMs) throw down.error;
+      down.askedAt = Date.now();
+    }
+    try {
+      const result = await command();
+      down = undefined;
+      return result;
+    } catch (cause) {
+      const error = storeError(cause);
+      down = { error, askedAt: Date.now() };
+      throw error;
+    }
+  }
+
+  /** One script call for the batch, each key once with how many requests it counts (countTogether). */
+  const increment = (batch: Pending[]): Promise<number[]> =>
+    countTogether(batch, async (keys) => {
+      const args = [String(keys.length), ...keys.map(({ key }) => key), ...keys.flatMap(({ by, ttlMs }) => [String(by), String(ttlMs)])];
+      let result: unknown;
+      try {
+        result = await call(['EVALSHA', sha, ...args]);
+      } catch (error) {
+        // The script cache is empty (a new or restarted server, SCRIPT FLUSH): send the script itself.
+        if (!(error instanceof ErrorAnswer && error.message.includes('NOSCRIPT'))) throw error;
+        result = await call(['EVAL', INCREMENT_WINDOWS_SCRIPT, ...args]);
+      }
+      if (!Array.isArray(result) || result.length !== keys.length || !result.every((n) => Number.isInteger(n))) {
+        throw new RedisRestStoreError('Redis over HTTP answered the script with something else than its counts');
+      }
+      return result as number[];
+    });
+
+  // One call at a time waits for the server; what arrives meanwhile waits for it (bounded by the
+  // deadline) and goes out as the next call.
+  let waiting: Pending[] = [];
+  let sending = false;
+  function send(): void {
+    if (sending || waiting.length === 0) return;
+    const batch = waiting;
+    waiting = [];
+    sending = true;
+    void bounded(() => increment(batch))
+      .then(
+        (counts) => batch.forEach((pending, i) => pending.resolve(counts[i]!)),
+        (error: unknown) => batch.forEach((pending) => pending.reject(error)),
+      )
+      .then(() => {
+        sending = false;
+        send();
+      });
+  }
+
+  const keyOf = (key: string, windowStart: number) => `${keyPrefix}:${windowStart}:${key}`;
+
+  return {
+    kind: 'redis',
+    redisMode: 'rest',
+    increment(key, windowStart, windowMs) {
+      if (waiting.length >= maxPendingCommands)
+        return Promise.reject(new RedisRestStoreError('too many increments waiting for Redis over HTTP'));
+      return new Promise<number>((resolve, reject) => {
+        // The key expires a little after its window so late requests of the window still find it.
+        waiting.push({ key: keyOf(key, windowStart), ttlMs: windowMs + 1000, resolve, reject });
+        // Increments of the same tick join the first one's call.
+        if (waiting.length === 1) queueMicrotask(send);
+      });
+    },
+    current: (key, windowStart) => bounded(async () => Number((await call(['GET', keyOf(key, windowStart)])) ?? 0)),
+    async close() {
+      closed = true;
+    },
+  };
+}
+
+/** One PING: a refused token or a URL that is no Redis REST server stops start-up; no answer at all does not. */
+async function checkAtStart(call: (command: string[]) => Promise<unknown>, names: { url: string; token: string }, url: string) {
+  try {
+    await call(['PING']);
+  } catch (error) {
+    if (!(error instanceof ErrorAnswer) || error.status >= 500) return;
+    if (error.status === 401 || error.status === 403) {
+      throw new StartupError(
+        `Invalid configuration:\n  ${names.token}: the Redis REST server at ${new URL(url).origin} refused the token (HTTP ${error.status}): ` +
+          `set it to the database's REST token (the read-write one, not the read-only one), or unset ${names.url}.`,
+      );
+    }
+    throw new StartupError(
+      `Invalid configuration:\n  ${names.url}: ${new URL(url).origin} did not answer as a Redis REST server (POST / with ["PING"] got ${error.message}): ` +
+        'set it to the REST URL of the database (such as https://eu1-example-12345.upstash.io).',
+    );
+  }
+}
+
+/** Keeps the kind of failure and drops anything that could name the server. */
+function storeError(cause: unknown): RedisRestStoreError {
+  if (cause instanceof RedisRestStoreError) return cause;
+  if (cause instanceof ErrorAnswer) {
+    if (cause.status === 401 || cause.status === 403)
+      return new RedisRestStoreError(`Redis over HTTP refused the token (HTTP ${cause.status})`);
+    // An error reply names its code first (OOM, READONLY, NOPERM...), after the REST server's own words if any.
+    const code = /\b(?:NOSCRIPT|OOM|READONLY|NOPERM|LOADING|BUSY|MISCONF|WRONGTYPE|ERR)\b/.exec(cause.message)?.[0];
+    return new RedisRestStoreError(
+      code
+        ? `Redis refused the command (${code})`
+        : `Redis over HTTP answered ${cause.status >= 400 ? `HTTP ${cause.status}` : 'an error'}`,
+    );
+  }
+  return new RedisRestStoreError('Redis over HTTP is unreachable');
+}
+
+async function sha1(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-1', new TextEncoder().encode(text));
+  return [...new Uint8Array(digest)].map((byte) => byte.toString(16).padStart(2, '0')).join('');
+}

@@ -1,0 +1,178 @@
+/**
+ * Redis over HTTP (Upstash's REST protocol) as the shared store, against the REST emulator in front
+ * of a real redis-server: the store itself (the script by EVALSHA, EVAL once the cache is flushed,
+ * the deadline, the refusal of a wrong token or URL), then two service processes sharing it under
+ * 1,000 concurrent requests, the emulator stopped mid-burst, and a start-up refused naming the variable.
+ */
+import { createServer } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRedisRestStore } from '../../../src/ratelimit/stores/redis-rest.ts';
+import { StartupError } from '../../../src/util/startup-error.ts';
+import { send } from '../../support/e2e.ts';
+import { freePort, sleep } from '../../support/net.ts';
+import { failedStart, startEntry, type RunningEntry, type RuntimeName } from '../../support/entries.ts';
+import { eventually } from '../../support/ratelimit.ts';
+import { startRedis, type RedisServer } from '../../support/redis.ts';
+import { startRestServer, type RestServer } from '../../support/upstash.ts';
+
+let redis: RedisServer;
+let rest: RestServer;
+beforeAll(async () => {
+  redis = await startRedis();
+  rest = await startRestServer(redis.url());
+});
+afterAll(async () => {
+  await rest?.dispose();
+  await redis?.dispose();
+});
+
+describe('the store over REST', () => {
+  it('counts exactly with the script, sent again as EVAL after SCRIPT FLUSH', async () => {
+    const store = await createRedisRestStore({ url: rest.url, token: rest.token }, { keyPrefix: 'unit' });
+    const counts = await Promise.all(Array.from({ length: 500 }, () => store.increment('a', 0, 60_000)));
+    expect(counts.toSorted((x, y) => x - y)).toEqual(Array.from({ length: 500 }, (_, i) => i + 1));
+    expect(await store.current('a', 0)).toBe(500);
+    expect((await rest.command('PTTL', 'unit:0:a')).result).toBeGreaterThan(60_000);
+    expect((await rest.command('SCRIPT', 'FLUSH')).result).toBe('OK');
+    expect(await store.increment('a', 0, 60_000)).toBe(501);
+    expect(store).toMatchObject({ kind: 'redis', redisMode: 'rest' });
+  });
+
+  it('refuses a token the server refuses, or a URL that is no REST server, naming the setting', async () => {
+    const names = { url: 'KV_REST_API_URL', token: 'KV_REST_API_TOKEN' };
+    const refused = createRedisRestStore({ url: rest.url, token: 'wrong', names });
+    await expect(refused).rejects.toThrow(StartupError);
+    await expect(refused).rejects.toThrow(
+      /^Invalid configuration:\n {2}KV_REST_API_TOKEN: the Redis REST server at http:\/\/127\.0\.0\.1:\d+ refused the token \(HTTP 401\)/,
+    );
+    await expect(createRedisRestStore({ url: `${rest.url}/elsewhere`, token: rest.token, names })).rejects.toThrow(
+      /KV_REST_API_URL: http:\/\/127\.0\.0\.1:\d+ did not answer as a Redis REST server \(POST \/ with \["PING"\] got HTTP 404\)/,
+    );
+    // Nothing listening is an outage, not a mistake: start-up goes on and the failure policy applies.
+    const store = await createRedisRestStore({ url: `http://127.0.0.1:${await freePort()}`, token: 't' });
+    await expect(store.increment('b', 0, 1000)).rejects.toThrow('Redis over HTTP is unreachable');
+  });
+
+  it('gives up on a server that does not answer after commandTimeoutMs, then fails at once until the retry', async () => {
+    let hang = false;
+    const silent = createServer((request, response) => {
+      if (!hang) response.end('{"result":"PONG"}');
+    });
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(silent.address() as { port: number }).port}`;
+      const store = await createRedisRestStore({ url, token: 't' }, { commandTimeoutMs: 200, retryAfterMs: 500 });
+      hang = true;
+      let started = performance.now();
+      await expect(store.increment('c', 0, 1000)).rejects.toThrow('Redis over HTTP did not answer within 200 ms');
+      expect(performance.now() - started).toBeLessThan(600);
+      started = performance.now();
+      await expect(store.current('c', 0)).rejects.toThrow('did not answer within 200 ms');
+      expect(performance.now() - started, 'down: no wait').toBeLessThan(50);
+    } finally {
+      silent.closeAllConnections();
+      silent.close();
+    }
+  });
+});
+
+const QUOTA = 100;
+const BURST = 1000;
+const ROUNDS = 5;
+
+/** `count` requests from one client at once, shared in turn between the instances. */
+function burst(instances: RunningEntry[], count: number, client: string, each?: () => void) {
+  return Promise.all(
+    Array.from({ length: count }, (_, i) =>
+      send(`${instances[i % instances.length]!.url}/api/v1/product`, { headers: { 'X-Forwarded-For': client } }).then((reply) => {
+        each?.();
+        return reply.status;
+      }),
+    ),
+  );
+}
+
+const tally = (statuses: number[]) =>
+  statuses.reduce<Record<number, number>>((counts, s) => ({ ...counts, [s]: (counts[s] ?? 0) + 1 }), {});
+
+async function health(instance: RunningEntry) {
+  return JSON.parse((await send(`${instance.url}/api/v1/health`)).body.toString()) as {
+    status: string;
+    redisMode?: string;
+    reason?: string;
+  };
+}
+
+const events = (instance: RunningEntry, event: string) =>
+  instance
+    .output()
+    .split('\n')
+    .filter((line) => line.includes(`"event":"${event}"`));
+
+describe.each<[RuntimeName, RuntimeName, number]>([
+  ['node', 'node', 0],
+  ['bun', 'deno', 1],
+])('two services (%s and %s) on one Redis over HTTP', (first, second, pair) => {
+  let instances: RunningEntry[] = [];
+  const env = () => ({ ...rest.env, RATE_LIMIT_QUOTA: String(QUOTA), RATE_LIMIT_WINDOW_SECONDS: '3600', TRUST_PROXY_HOPS: '1' });
+  beforeAll(async () => {
+    instances = await Promise.all([startEntry(first, env()), startEntry(second, env())]);
+  });
+  afterAll(async () => {
+    await Promise.all(instances.map((instance) => instance.stop()));
+  });
+
+  it(`admit exactly the quota of ${QUOTA} under ${BURST} concurrent requests, in each of ${ROUNDS} rounds`, async () => {
+    expect(await health(instances[0]!)).toMatchObject({ status: 'ok', redisMode: 'rest' });
+    for (let round = 1; round <= ROUNDS; round++) {
+      const client = `198.51.${100 + pair}.${round}`;
+      const statuses = await burst(instances, BURST, client);
+      expect(tally(statuses), `round ${round}`).toEqual({ 200: QUOTA, 429: BURST - QUOTA });
+      const window = Date.now() - (Date.now() % 3_600_000);
+      expect(Number((await rest.command('GET', `ratelimit:${window}:default:${client}`)).result), `round ${round} counted in Redis`).toBe(
+        BURST,
+      );
+    }
+  });
+
+  it('answer through the emulator stopped mid-burst with no 5xx, degraded, then back, logged once each', async () => {
+    let answered = 0;
+    let stopping: Promise<void> | undefined;
+    const statuses = await burst(instances, 400, `203.0.${113 + pair}.9`, () => {
+      if (++answered === 100) stopping = rest.stop();
+    });
+    await stopping;
+    expect(statuses.filter((status) => status >= 500)).toEqual([]);
+    // After the loss, a few more requests while the store is away.
+    expect((await burst(instances, 20, `203.0.${113 + pair}.10`)).filter((status) => status >= 500)).toEqual([]);
+    for (const instance of instances) {
+      expect(await health(instance)).toMatchObject({ status: 'degraded', reason: expect.stringContaining('Redis over HTTP') });
+    }
+    await rest.start();
+    for (const instance of instances) {
+      const back = await eventually(async () => {
+        await send(`${instance.url}/api/v1/product`, { headers: { 'X-Forwarded-For': `203.0.${113 + pair}.11` } });
+        return (await health(instance)).status === 'ok';
+      });
+      expect(back, `back: ${instance.output().slice(-1500)}`).toBe(true);
+      await sleep(1200);
+      expect((await health(instance)).status).toBe('ok');
+      expect(events(instance, 'rate_limit_store_lost')).toHaveLength(1);
+      expect(events(instance, 'rate_limit_store_regained')).toHaveLength(1);
+    }
+  });
+});
+
+describe('a wrong token or URL at start-up', () => {
+  it.each([
+    ['RATE_LIMIT_REDIS_REST_TOKEN', () => ({ ...rest.env, RATE_LIMIT_REDIS_REST_TOKEN: 'wrong-token' })],
+    ['KV_REST_API_TOKEN', () => ({ KV_REST_API_URL: rest.url, KV_REST_API_TOKEN: 'wrong-token' })],
+    ['UPSTASH_REDIS_REST_URL', () => ({ UPSTASH_REDIS_REST_URL: `${rest.url}/nothing-here`, UPSTASH_REDIS_REST_TOKEN: rest.token })],
+  ])('stops start-up with one line naming %s, exit 1', async (variable, env) => {
+    const { code, output } = await failedStart('node', env());
+    expect(code).toBe(1);
+    expect(output.split('\n').filter((line) => line.includes(variable))).toHaveLength(1);
+    expect(output).not.toMatch(/^\s+at .+[:(]\d+/m);
+    expect(output).not.toContain('wrong-token');
+  });
+});
