@@ -2,7 +2,7 @@
  * Vercel: `vercel dev --local` (the platform's own local server, no login or link) serves the catch-all
  * function of deploy/vercel/ on exactly the paths its vercel.json routes; any other path is Vercel's
  * own 404. `vercel dev` starts a fresh function process per request (seconds each on a busy machine),
- * so the quota is counted in a real Redis, as it would be across a deployment's instances, and the
+ * so the quota is counted in a real Redis reached over HTTP (the REST emulator), as it would be across a deployment's instances, and the
  * file asks for few function requests.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,6 +10,7 @@ import { isServedPath } from '../../src/routes.ts';
 import { sleep } from '../support/net.ts';
 import { freePort } from '../support/net.ts';
 import { startRedis, type RedisServer } from '../support/redis.ts';
+import { startRestServer, type RestServer } from '../support/upstash.ts';
 import {
   ensurePlatformTools,
   platformProject,
@@ -26,16 +27,19 @@ const UNSERVED = ['/nope', '/api', '/api/v2', '/api/v1/other', '/api/other', '/m
 const SLOW = 120_000;
 
 let redis: RedisServer;
+let rest: RestServer;
 let project: ReturnType<typeof platformProject>;
 let vercel: RunningPlatform;
 
 beforeAll(async () => {
   await ensurePlatformTools();
   redis = await startRedis();
+  // Redis over HTTP, as the platform's marketplace store hands it out.
+  rest = await startRestServer(redis.url());
   project = platformProject('vercel');
   const port = await freePort();
   // The function's variables, as the project's environment variables would give them on Vercel.
-  const env = { REDIS_URL: redis.url(), RATE_LIMIT_QUOTA: '1000', RATE_LIMIT_WINDOW_SECONDS: '3600' };
+  const env = { KV_REST_API_URL: rest.url, KV_REST_API_TOKEN: rest.token, RATE_LIMIT_QUOTA: '1000', RATE_LIMIT_WINDOW_SECONDS: '3600' };
   vercel = await startPlatform('vercel', ['dev', '--local', '--yes', '--listen', `127.0.0.1:${port}`], {
     cwd: project.dir,
     env,
@@ -45,12 +49,25 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await vercel?.stop();
+  await rest?.dispose();
   await redis?.dispose();
   project?.dispose();
 });
 
 describe('Vercel (vercel dev --local)', () => {
   servesTheService(() => vercel, "vercel.json routes, with {base} from Vercel's deployment URL");
+
+  it(
+    "counts in Redis over HTTP (the marketplace store's KV_REST_API_URL and KV_REST_API_TOKEN): the count in Redis is what the headers say",
+    async () => {
+      const from = '127.0.0.9';
+      const answer = await request(`${vercel.url}/api/v1`, { from });
+      const window = Date.now() - (Date.now() % 3_600_000);
+      expect(Number((await rest.command('GET', `ratelimit:${window}:default:${from}`)).result)).toBe(1000 - remaining(answer));
+      expect(JSON.parse((await request(`${vercel.url}/api/v1/health`)).text)).toMatchObject({ status: 'ok', redisMode: 'rest' });
+    },
+    SLOW,
+  );
 
   it("leaves every other path to Vercel: its own 404, not the service's problem", async () => {
     for (const path of UNSERVED) {

@@ -16,6 +16,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../support/entries.ts';
 import { sleep } from '../support/net.ts';
 import { checkNetworkPolicies, POLICY_ENV } from '../support/ratelimit.ts';
+import { startRedis, type RedisServer } from '../support/redis.ts';
+import { startRestServer, type RestServer } from '../support/upstash.ts';
 
 const QUOTA = 5;
 // Windows start at multiples of their length since the epoch (src/ratelimit/limiter.ts). With one a
@@ -89,6 +91,7 @@ function workerdOutput() {
 interface HealthBody {
   status: 'ok' | 'degraded';
   rateLimitStore?: string;
+  redisMode?: string;
   reason?: string;
 }
 
@@ -158,6 +161,31 @@ describe('the Worker in workerd (Miniflare)', () => {
       const second = await countdown(mf, '2001:db8::8', 2);
       expect(first.map((reply) => reply.remaining)).toEqual(['4', '3', '2']);
       expect(second.map((reply) => reply.remaining)).toEqual(['4', '3']);
+    });
+  });
+
+  describe('with Redis over HTTP (RATE_LIMIT_REDIS_REST_URL and _TOKEN) beside the binding', () => {
+    let mf: Miniflare;
+    let redis: RedisServer;
+    let rest: RestServer;
+    beforeAll(async () => {
+      redis = await startRedis();
+      rest = await startRestServer(redis.url());
+      mf = twoIsolates(script, 'durable-object', rest.env);
+      await mf.ready;
+    });
+    afterAll(async () => {
+      await mf?.dispose();
+      await rest?.dispose();
+      await redis?.dispose();
+    });
+
+    it('counts one client across isolates in Redis, not in the Durable Object, and health says "rest"', async () => {
+      const replies = await countdown(mf, '198.51.100.17', QUOTA + 1);
+      expect(replies.map((reply) => reply.status)).toEqual([200, 200, 200, 200, 200, 429]);
+      expect(replies[0]!.health).toMatchObject({ status: 'ok', rateLimitStore: 'redis', redisMode: 'rest' });
+      const window = Date.now() - (Date.now() % (WINDOW_SECONDS * 1000));
+      expect(Number((await rest.command('GET', `ratelimit:${window}:default:198.51.100.17`)).result)).toBe(QUOTA + 1);
     });
   });
 
