@@ -35,7 +35,7 @@ import { checkRanges } from './util/ranges.ts';
 import { buildSurface, type Settings, type Surface, type Target } from './surface.ts';
 import { createTelemetry, type Observation, type TelemetryOptions } from './telemetry/index.ts';
 import type { ProblemCode } from './contract/schemas.ts';
-import type { Product } from './facts/schema.ts';
+import type { Product } from './facts/types.ts';
 
 export type { RequestInfo } from './telemetry/access-log.ts';
 

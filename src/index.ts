@@ -5,5 +5,5 @@ export { isServedPath } from './routes.ts';
 export { toNodeListener, type NodeListener } from './startup/node-listener.ts';
 export { loadConfig, type Options } from './startup/config.ts';
 export { StartupError } from './util/startup-error.ts';
-export type { Product } from './facts/schema.ts';
+export type { ApprovalAction, Product, ProductFacts, Resource, ResourceKind, StartOption } from './facts/types.ts';
 export { default as sampleFacts } from './facts/sample-facts.json' with { type: 'json' };

@@ -9,7 +9,8 @@ import { StartupError } from '../util/startup-error.ts';
 import { parseJsonText } from './json-text.ts';
 import { emailIn, phoneIn } from './personal-data.ts';
 import { approvalNeeds, listed } from './product-rules.ts';
-import { FactsFile, type ApprovalAction, type Product, type Resource } from './schema.ts';
+import { FactsFile } from './schema.ts';
+import type { ApprovalAction, Product, Resource } from './types.ts';
 
 // The contract's word rule ("Surface"): a parameter carries a credential when one of its words is one
 // of these, or when it is `code` alone or after auth/authorization/oauth (an OAuth authorization code).

@@ -4,6 +4,7 @@
  * output schemas. Response objects are open (not strict) so that v1 can grow by adding fields.
  */
 import * as v from 'valibot';
+import type * as Stated from './types.ts';
 
 export const text = v.pipe(v.string(), v.regex(/\S/, 'must not be empty or blank'));
 export const webUrl = v.pipe(v.string(), v.url('must be an absolute URL'), v.regex(/^https?:\/\//, 'must be an http or https URL'));
@@ -224,10 +225,25 @@ export function servedSchemas(facts: { startOptions: readonly { createsGallery?:
   };
 }
 
-export type Product = v.InferOutput<typeof Product>;
-export type ProductFacts = v.InferOutput<typeof ProductFacts>;
-export type Resource = v.InferOutput<typeof Resource>;
-export type ResourceKind = v.InferOutput<typeof ResourceKind>;
-export type StartOption = v.InferOutput<typeof StartOption>;
-export type ApprovalAction = v.InferOutput<typeof ApprovalAction>;
-export type Logo = v.InferOutput<typeof Logo>;
+export type Product = Stated.Product;
+export type ProductFacts = Stated.ProductFacts;
+export type Resource = Stated.Resource;
+export type StartOption = Stated.StartOption;
+export type ApprovalAction = Stated.ApprovalAction;
+export type ResourceKind = Stated.ResourceKind;
+export type Logo = Stated.Logo;
+
+/** The stated types (types.ts) are exactly what the schemas infer: a compile error here when either changes alone. */
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+type Holds<T extends true> = T;
+// Not exported: a consumer's own compiler options (exactOptionalPropertyTypes) would read it otherwise.
+type StatedTypesHold = [
+  Holds<Same<Product, v.InferOutput<typeof Product>>>,
+  Holds<Same<ProductFacts, v.InferOutput<typeof ProductFacts>>>,
+  Holds<Same<Resource, v.InferOutput<typeof Resource>>>,
+  Holds<Same<StartOption, v.InferOutput<typeof StartOption>>>,
+  Holds<Same<ApprovalAction, v.InferOutput<typeof ApprovalAction>>>,
+  Holds<Same<ResourceKind, v.InferOutput<typeof ResourceKind>>>,
+  Holds<Same<Logo, v.InferOutput<typeof Logo>>>,
+  Holds<Same<Stated.Contact, v.InferOutput<typeof Contact>>>,
+];

@@ -103,8 +103,22 @@ export const Policy = v.pipe(
   }),
 );
 export type Policy = v.InferOutput<typeof Policy>;
-/** A policy as written: `key` may be left out. */
-export type PolicyInput = v.InferInput<typeof Policy>;
+/**
+ * A policy as written: `key` may be left out. Stated, not inferred, as the package's public API
+ * states its types (JSR's "no slow types"); the check below keeps it equal to the schema's input.
+ */
+export type PolicyInput = {
+  name: string;
+  networks: string[];
+  quota: number;
+  windowSeconds: number;
+  /** `address` (the default): each client counts on its own; `network`: the whole policy shares one count. */
+  key?: 'address' | 'network';
+};
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+type Holds<T extends true> = T;
+/** A compile error when PolicyInput and the schema's input differ. */
+export type PolicyInputHolds = Holds<Same<PolicyInput, v.InferInput<typeof Policy>>>;
 
 export const Policies = v.pipe(
   v.array(Policy, 'must be a JSON array of policies'),

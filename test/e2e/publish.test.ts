@@ -1,14 +1,17 @@
 /**
  * Publishing and the git install route, from a clean clone of the repository (what is committed):
- * `npm publish --dry-run` exits 0 with no warning, `deno publish --dry-run` (JSR) passes, and
+ * `npm publish --dry-run` exits 0 with no warning, `deno publish --dry-run` (JSR) passes with no slow
+ * types, the publishing workflow trusts OIDC rather than a token, and
  * `npm install git+file://...` builds dist/ through `prepare` and installs a package that runs.
  */
 import { execFile as execFileCallback } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import deno from '../../deno.json' with { type: 'json' };
 import pkg from '../../package.json' with { type: 'json' };
 import { ROOT } from '../support/entries.ts';
 
@@ -42,16 +45,37 @@ describe('publishing from a clean clone', () => {
     expect(stdout).toContain(`+ ${pkg.name}@${pkg.version}`);
   }, 120_000);
 
-  it('`deno publish --dry-run` (JSR) passes with the version from package.json', async () => {
-    const { stdout, stderr } = await execFile(
-      join(ROOT, 'node_modules/.bin/deno'),
-      ['publish', '--dry-run', '--set-version', pkg.version, '--allow-slow-types'],
-      { cwd: clone, env: { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1' } },
-    );
-    expect(`${stdout}${stderr}`).toContain(`Simulating publish of @product-discovery/api@${pkg.version}`);
-    expect(`${stdout}${stderr}`).toContain('Success Dry run complete');
-    expect(`${stdout}${stderr}`).toMatch(/src\/verify\/index\.ts/);
+  it('`deno publish --dry-run` (JSR) passes as committed: the version of package.json, no slow types, the sources', async () => {
+    expect(deno.version).toBe(pkg.version);
+    const { stdout, stderr } = await execFile(join(ROOT, 'node_modules/.bin/deno'), ['publish', '--dry-run'], {
+      cwd: clone,
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1' },
+    });
+    const output = `${stdout}${stderr}`;
+    expect(output).toContain(`Simulating publish of @product-discovery/api@${pkg.version}`);
+    expect(output).toContain('Success Dry run complete');
+    expect(output).not.toMatch(/slow type|^error/im);
+    expect(output).toMatch(/src\/verify\/index\.ts/);
+    expect(output).toMatch(/src\/ratelimit\/stores\/redis-rest\.ts/);
+    // The Worker's entry imports `cloudflare:workers`, which no other runtime has: kept out.
+    expect(output).not.toMatch(/src\/entry\/workers\.ts/);
   }, 120_000);
+
+  it('the publishing workflow publishes from a release through OIDC, with provenance and no token', () => {
+    const text = readFileSync(join(ROOT, '.github/workflows/publish.yml'), 'utf8');
+    const workflow = parse(text) as {
+      on: unknown;
+      jobs: Record<string, { permissions: Record<string, string>; steps: { run?: string }[] }>;
+    };
+    expect(workflow.on).toEqual({ release: { types: ['published'] } });
+    const runs = (job: string) => workflow.jobs[job]!.steps.map((step) => step.run ?? '').join('\n');
+    expect(workflow.jobs.npm!.permissions['id-token']).toBe('write');
+    expect(runs('npm')).toMatch(/^npm publish --provenance\b/m);
+    expect(runs('npm')).toContain('npm ci');
+    expect(workflow.jobs.jsr!.permissions['id-token']).toBe('write');
+    expect(runs('jsr')).toMatch(/^node_modules\/\.bin\/deno publish$/m);
+    expect(text, 'no long-lived registry token').not.toMatch(/secrets\.|NPM_TOKEN|NODE_AUTH_TOKEN/);
+  });
 });
 
 describe('installing from a git URL', () => {
