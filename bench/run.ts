@@ -17,7 +17,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
-import { coldStart, serverlessColdStart, serverlessEntries } from './lib/coldstart.ts';
+import { coldStart, serverlessColdStart, serverlessEntries, serverlessStore } from './lib/coldstart.ts';
 import { config, fullRun, log, runtimes, skip, started } from './lib/config.ts';
 import { inproc, redisVsMemory } from './lib/inproc.ts';
 import { ensureLoadTool } from './lib/load.ts';
@@ -63,11 +63,16 @@ async function main() {
       log(`${LABEL[runtime]}: cold start, ${config.coldRuns} runs`);
       report.cold.push(await coldStart(runtime));
     }
-    for (const entry of serverlessEntries()) {
-      log(`${entry}: cold start of its bundle, ${config.coldRuns} runs`);
-      const cold = await serverlessColdStart(entry);
-      // A helper module beside the entries (nothing to ask) gets no row.
-      if (!cold.error?.includes('nothing to ask')) report.cold.push(cold);
+    const store = await serverlessStore();
+    try {
+      for (const entry of serverlessEntries()) {
+        log(`${entry}: cold start of its bundle with Redis over HTTP, ${config.coldRuns} runs`);
+        const cold = await serverlessColdStart(entry, store.env);
+        // A helper module beside the entries (nothing to ask) gets no row.
+        if (!cold.error?.includes('nothing to ask')) report.cold.push(cold);
+      }
+    } finally {
+      await store.dispose();
     }
   }
   if (!skip.has('workers')) {

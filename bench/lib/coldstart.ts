@@ -11,6 +11,8 @@ import { config, log, QUOTA } from './config.ts';
 import { exchange, type RequestSpec } from './http.ts';
 import { ROOT, sleep, start } from './proc.ts';
 import { BASELINE_READY, command, ENTRY, LABEL, RUNTIMES, SERVICE_READY, START_DIR, type RuntimeName } from './runtimes.ts';
+import { startRedis } from '../../test/support/redis.ts';
+import { startRestServer } from '../../test/support/upstash.ts';
 
 export interface ColdStart {
   /** A runtime, or a serverless entry's bundle (`vercel`, `lambda`...). */
@@ -90,13 +92,30 @@ export function serverlessEntries(): string[] {
   return Object.keys(startFiles()).filter((name) => !own.has(name) && existsSync(join(ROOT, START_DIR, `${name}.js`)));
 }
 
+/**
+ * The shared store the serverless rows are taken with, as the recipes deploy them: Redis over HTTP
+ * (a redis-server behind the Upstash REST emulator, on loopback). A cold instance's first answer
+ * then includes the store's start-up check and its first count, as on the platform.
+ */
+export async function serverlessStore(): Promise<{ env: Record<string, string>; dispose(): Promise<void> }> {
+  const redis = await startRedis();
+  const rest = await startRestServer(redis.url());
+  return {
+    env: rest.env,
+    async dispose() {
+      await rest.dispose();
+      await redis.dispose();
+    },
+  };
+}
+
 /** Spawn to the probe's line announcing its first 200 (the probe then waits to be stopped). */
-async function spawnToAnswer(cmd: [string, string[]]): Promise<FirstAnswer> {
+async function spawnToAnswer(cmd: [string, string[]], store: Record<string, string> = {}): Promise<FirstAnswer> {
   const t0 = performance.now();
   // PUBLIC_BASE_URL: the platforms' entries require it, as nothing else names their URL.
   const probe = await start(...cmd, {
     cpu: config.serverCpu,
-    env: { PUBLIC_BASE_URL: 'https://api.example.com', RATE_LIMIT_QUOTA: QUOTA },
+    env: { PUBLIC_BASE_URL: 'https://api.example.com', RATE_LIMIT_QUOTA: QUOTA, ...store },
     ready: /^First answer (200)$/m,
   });
   const answer = { wall: performance.now() - t0, cpu: threadsCpuMs(probe.pid) };
@@ -104,11 +123,13 @@ async function spawnToAnswer(cmd: [string, string[]]): Promise<FirstAnswer> {
   return answer;
 }
 
-export async function serverlessColdStart(entry: string): Promise<ColdStart> {
+/** An entry's row: its bundle with the shared store `store` names (serverlessStore's variables), against a hello world with none. */
+export async function serverlessColdStart(entry: string, store: Record<string, string> = {}): Promise<ColdStart> {
   const runtime: RuntimeName = entry.startsWith('deno') ? 'deno' : 'node';
   const result: ColdStart = { runtime, entry, service: [], hello: [], serviceCpu: [], helloCpu: [], firstMcp: [] };
-  const probe = (module: string) => spawnToAnswer(command(runtime, 'bench/baseline/first-answer.mjs', [], [module]));
-  const service = () => probe(`${START_DIR}/${entry}.js`);
+  const probe = (module: string, env?: Record<string, string>) =>
+    spawnToAnswer(command(runtime, 'bench/baseline/first-answer.mjs', [], [module]), env);
+  const service = () => probe(`${START_DIR}/${entry}.js`, store);
   const hello = () => probe('bench/baseline/fetch-hello.mjs');
   await pairedStarts(result, service, hello, entry);
   return result;

@@ -117,8 +117,8 @@ export type PolicyInput = {
 };
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 type Holds<T extends true> = T;
-/** A compile error when PolicyInput and the schema's input differ. */
-export type PolicyInputHolds = Holds<Same<PolicyInput, v.InferInput<typeof Policy>>>;
+/** A compile error when PolicyInput and the schema's input differ (not exported, so not in the declarations). */
+type PolicyInputHolds = Holds<Same<PolicyInput, v.InferInput<typeof Policy>>>;
 
 export const Policies = v.pipe(
   v.array(Policy, 'must be a JSON array of policies'),
