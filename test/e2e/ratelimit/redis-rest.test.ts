@@ -29,7 +29,13 @@ afterAll(async () => {
 describe('the store over REST', () => {
   it('counts exactly with the script, sent again as EVAL after SCRIPT FLUSH', async () => {
     const store = await createRedisRestStore({ url: rest.url, token: rest.token }, { keyPrefix: 'unit' });
+    expect((await rest.command('CONFIG', 'RESETSTAT')).result).toBe('OK');
     const counts = await Promise.all(Array.from({ length: 500 }, () => store.increment('a', 0, 60_000)));
+    // Coalesced: the increments that arrive together go out as one script call, not 500.
+    const stats = String((await rest.command('INFO', 'commandstats')).result);
+    const calls = (name: string) => Number(new RegExp(`cmdstat_${name}:calls=(\\d+)`).exec(stats)?.[1] ?? 0);
+    expect(calls('evalsha') + calls('eval')).toBeGreaterThan(0);
+    expect(calls('evalsha') + calls('eval')).toBeLessThanOrEqual(3);
     expect(counts.toSorted((x, y) => x - y)).toEqual(Array.from({ length: 500 }, (_, i) => i + 1));
     expect(await store.current('a', 0)).toBe(500);
     expect((await rest.command('PTTL', 'unit:0:a')).result).toBeGreaterThan(60_000);
