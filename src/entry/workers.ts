@@ -8,6 +8,7 @@ import { createHandler, type Handler } from '../handler.ts';
 import { baseUrlUnset, WORKERS } from '../startup/platform.ts';
 import { sharedStoreOf } from '../ratelimit/stores/choice.ts';
 import { createDurableObjectStore, RateLimitCounter } from '../ratelimit/stores/durable-object.ts';
+import type { CounterStore } from '../ratelimit/store.ts';
 import facts from '../facts/sample-facts.json' with { type: 'json' };
 
 export { RateLimitCounter };
@@ -39,13 +40,37 @@ export default {
       facts: product,
       // Redis over HTTP, when set, holds the quota; otherwise the Durable Object binding does.
       rateLimit: { ...options.rateLimit, store: counters && !options.rateLimit.redisRest ? createDurableObjectStore(counters) : undefined },
-    });
+    }).catch(refusedStore);
     const response = await (await handler)(clientRequest(request), { clientAddress: request.headers.get('cf-connecting-ip') ?? undefined });
     // The gzip variant is coded already: workerd must send its bytes as they are, not code them again.
     if (!response.headers.has('content-encoding')) return response;
     return new Response(response.body, { status: response.status, headers: response.headers, encodeBody: 'manual' } as ResponseInit);
   },
 };
+
+/**
+ * Redis over HTTP is checked on the first request (a Worker may not fetch while it loads). A refused
+ * token or URL is logged as the one block naming the variable, and the Worker then fails closed:
+ * every request gets the 503 problem and health says why, instead of an error page per request.
+ */
+function refusedStore(error: unknown): Promise<Handler> {
+  if (!(error instanceof StartupError)) throw error;
+  console.error(error.message);
+  const refused = new Error('Redis over HTTP refused the configured token or URL (the log names the variable)');
+  const store: CounterStore = {
+    kind: 'redis',
+    redisMode: 'rest',
+    increment: () => Promise.reject(refused),
+    current: () => Promise.reject(refused),
+    close: async () => {},
+  };
+  return createHandler({
+    ...options,
+    publicBaseUrl,
+    facts: product,
+    rateLimit: { ...options.rateLimit, redisRest: undefined, fail: 'closed', store },
+  });
+}
 
 /** The edge tells the Worker that every client accepts "br, gzip"; what the client sent is in `cf`. */
 function clientRequest(request: Request): Request {

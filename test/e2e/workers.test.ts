@@ -187,6 +187,27 @@ describe('the Worker in workerd (Miniflare)', () => {
       const window = Date.now() - (Date.now() % (WINDOW_SECONDS * 1000));
       expect(Number((await rest.command('GET', `ratelimit:${window}:default:198.51.100.17`)).result)).toBe(QUOTA + 1);
     });
+
+    it('with a refused token, logs the block naming the variable and answers the 503 problem, health saying why', async () => {
+      let text = '';
+      const refused = twoIsolates(script, 'none', { ...rest.env, RATE_LIMIT_REDIS_REST_TOKEN: 'wrong-token' }, (chunk) => (text += chunk));
+      try {
+        const worker = await refused.getWorker('first');
+        const answer = await worker.fetch('http://worker.test/api/v1', { headers: { 'CF-Connecting-IP': '198.51.100.18' } });
+        expect(answer.status).toBe(503);
+        expect(answer.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+        expect(((await answer.json()) as { type: string }).type).toBe(`${BASE}/problems/service_unavailable`);
+        const health = (await (await worker.fetch('http://worker.test/api/v1/health')).json()) as HealthBody;
+        expect(health).toMatchObject({ status: 'degraded', reason: expect.stringContaining('refused the configured token or URL') });
+        for (let tries = 0; tries < 50 && !text.includes('RATE_LIMIT_REDIS_REST_TOKEN'); tries++) await sleep(100);
+        expect(text).toMatch(
+          /Invalid configuration:\n {2}RATE_LIMIT_REDIS_REST_TOKEN: the Redis REST server at .* refused the token \(HTTP 401\)/,
+        );
+        expect(text).not.toContain('wrong-token');
+      } finally {
+        await refused.dispose();
+      }
+    });
   });
 
   describe('{base}', () => {
