@@ -109,10 +109,13 @@ export type Policy = v.InferOutput<typeof Policy>;
  */
 export type PolicyInput = {
   name: string;
-  networks: string[];
+  /** Networks (CIDR strings) whose clients count under this policy; or `agents`, not both. */
+  networks?: string[];
+  /** Origins of Web Bot Auth signers (`https://chatgpt.com`) whose signed requests count here, by agent. */
+  agents?: string[];
   quota: number;
   windowSeconds: number;
-  /** `address` (the default): each client counts on its own; `network`: the whole policy shares one count. */
+  /** `address` (the default): each client, or agent, counts on its own; `network`: the whole policy shares one count. */
   key?: 'address' | 'network';
 };
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;

@@ -11,10 +11,10 @@
  * limiter applies the failure policy) and one call a second is let through to find out whether the
  * store is back.
  */
-import { StartupError } from '../../util/startup-error.ts';
+import { invalidConfiguration } from '../../util/startup-error.ts';
 import { within } from '../../util/deadline.ts';
-import type { CounterStore } from '../store.ts';
 import { countTogether, INCREMENT_WINDOWS_SCRIPT } from './redis-script.ts';
+import { StoreError, type CounterStore, type StoreOptions } from '../store.ts';
 
 /** Where the counters live, and the names a refusal gives the two settings (the variables read, or the options). */
 export interface RedisRestTarget {
@@ -24,21 +24,6 @@ export interface RedisRestTarget {
   token: string;
   /** What a refusal calls the URL and the token; `rateLimit.redisRest.url` and `.token` by default. */
   names?: { url: string; token: string };
-}
-
-export interface RedisRestStoreOptions {
-  /** The longest a request waits for an answer before the failure policy applies. */
-  commandTimeoutMs?: number;
-  /** While down, how long requests fail at once before the store is asked again. */
-  retryAfterMs?: number;
-  keyPrefix?: string;
-  /** Most increments waiting for the call in flight; beyond it they fail at once. */
-  maxPendingCommands?: number;
-}
-
-/** A store failure, worded for the health endpoint: never the URL or the token. */
-export class RedisRestStoreError extends Error {
-  override name = 'RedisRestStoreError';
 }
 
 /** An error the server answered (`{"error": "..."}`): a command Redis refused, or a request the REST server did. */
@@ -67,7 +52,7 @@ const DEFAULT_NAMES = { url: 'rateLimit.redisRest.url', token: 'rateLimit.redisR
  */
 export async function createRedisRestStore(
   target: RedisRestTarget,
-  { commandTimeoutMs = 1000, retryAfterMs = 1000, keyPrefix = 'ratelimit', maxPendingCommands = 10_000 }: RedisRestStoreOptions = {},
+  { commandTimeoutMs = 1000, retryAfterMs = 1000, keyPrefix = 'ratelimit', maxPendingCommands = 10_000 }: StoreOptions = {},
 ): Promise<CounterStore> {
   const names = target.names ?? DEFAULT_NAMES;
   const endpoint = `${target.url.replace(/\/+$/, '')}/`;
@@ -91,11 +76,7 @@ export async function createRedisRestStore(
       return body.result;
     })();
     try {
-      return await within(
-        commandTimeoutMs,
-        answer,
-        () => new RedisRestStoreError(`Redis over HTTP did not answer within ${commandTimeoutMs} ms`),
-      );
+      return await within(commandTimeoutMs, answer, () => new StoreError(`Redis over HTTP did not answer within ${commandTimeoutMs} ms`));
     } finally {
       abort.abort();
       answer.catch(() => {});
@@ -104,12 +85,12 @@ export async function createRedisRestStore(
 
   await checkAtStart(call, names, target.url);
 
-  let down: { error: RedisRestStoreError; askedAt: number } | undefined;
+  let down: { error: StoreError; askedAt: number } | undefined;
   let closed = false;
 
   /** Runs `command` unless the store is down (then it fails at once, but for one call a second). */
   async function bounded<T>(command: () => Promise<T>): Promise<T> {
-    if (closed) throw new RedisRestStoreError('the store is closed');
+    if (closed) throw new StoreError('the store is closed');
     if (down) {
       if (Date.now() - down.askedAt < retryAfterMs) throw down.error;
       down.askedAt = Date.now();
@@ -138,7 +119,7 @@ export async function createRedisRestStore(
         result = await call(['EVAL', INCREMENT_WINDOWS_SCRIPT, ...args]);
       }
       if (!Array.isArray(result) || result.length !== keys.length || !result.every((n) => Number.isInteger(n))) {
-        throw new RedisRestStoreError('Redis over HTTP answered the script with something else than its counts');
+        throw new StoreError('Redis over HTTP answered the script with something else than its counts');
       }
       return result as number[];
     });
@@ -169,8 +150,7 @@ export async function createRedisRestStore(
     kind: 'redis',
     redisMode: 'rest',
     increment(key, windowStart, windowMs) {
-      if (waiting.length >= maxPendingCommands)
-        return Promise.reject(new RedisRestStoreError('too many increments waiting for Redis over HTTP'));
+      if (waiting.length >= maxPendingCommands) return Promise.reject(new StoreError('too many increments waiting for Redis over HTTP'));
       return new Promise<number>((resolve, reject) => {
         // The key expires a little after its window so late requests of the window still find it.
         waiting.push({ key: keyOf(key, windowStart), ttlMs: windowMs + 1000, resolve, reject });
@@ -192,33 +172,32 @@ async function checkAtStart(call: (command: string[]) => Promise<unknown>, names
   } catch (error) {
     if (!(error instanceof ErrorAnswer) || error.status >= 500) return;
     if (error.status === 401 || error.status === 403) {
-      throw new StartupError(
-        `Invalid configuration:\n  ${names.token}: the Redis REST server at ${new URL(url).origin} refused the token (HTTP ${error.status}): ` +
+      throw invalidConfiguration(
+        `${names.token}: the Redis REST server at ${new URL(url).origin} refused the token (HTTP ${error.status}): ` +
           `set it to the database's REST token (the read-write one, not the read-only one), or unset ${names.url}.`,
       );
     }
-    throw new StartupError(
-      `Invalid configuration:\n  ${names.url}: ${new URL(url).origin} did not answer as a Redis REST server (POST / with ["PING"] got ${error.message}): ` +
+    throw invalidConfiguration(
+      `${names.url}: ${new URL(url).origin} did not answer as a Redis REST server (POST / with ["PING"] got ${error.message}): ` +
         'set it to the REST URL of the database (such as https://eu1-example-12345.upstash.io).',
     );
   }
 }
 
 /** Keeps the kind of failure and drops anything that could name the server. */
-function storeError(cause: unknown): RedisRestStoreError {
-  if (cause instanceof RedisRestStoreError) return cause;
+function storeError(cause: unknown): StoreError {
+  if (cause instanceof StoreError) return cause;
   if (cause instanceof ErrorAnswer) {
-    if (cause.status === 401 || cause.status === 403)
-      return new RedisRestStoreError(`Redis over HTTP refused the token (HTTP ${cause.status})`);
+    if (cause.status === 401 || cause.status === 403) return new StoreError(`Redis over HTTP refused the token (HTTP ${cause.status})`);
     // An error reply names its code first (OOM, READONLY, NOPERM...), after the REST server's own words if any.
     const code = /\b(?:NOSCRIPT|OOM|READONLY|NOPERM|LOADING|BUSY|MISCONF|WRONGTYPE|ERR)\b/.exec(cause.message)?.[0];
-    return new RedisRestStoreError(
+    return new StoreError(
       code
         ? `Redis refused the command (${code})`
         : `Redis over HTTP answered ${cause.status >= 400 ? `HTTP ${cause.status}` : 'an error'}`,
     );
   }
-  return new RedisRestStoreError('Redis over HTTP is unreachable');
+  return new StoreError('Redis over HTTP is unreachable');
 }
 
 async function sha1(text: string): Promise<string> {
