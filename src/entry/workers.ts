@@ -17,7 +17,9 @@ export { RateLimitCounter };
 const strings = Object.entries(env).filter((binding): binding is [string, string] => typeof binding[1] === 'string');
 const options = loadConfig(Object.fromEntries(strings));
 const product = checkFacts('(bundled with the Worker)', facts);
-const shared = sharedStoreOf(options.rateLimit, STORE_VARIABLES)?.setting;
+const chosen = sharedStoreOf(options.rateLimit, STORE_VARIABLES);
+// Redis over HTTP needs nothing but fetch, so it works here; the other shared stores do not.
+const shared = chosen?.kind === 'redis-rest' ? undefined : chosen?.setting;
 if (options.factsFile || shared) {
   throw new StartupError(
     `Invalid configuration:\n  ${options.factsFile ? 'FACTS_FILE' : shared} is not used on Workers: ` +
