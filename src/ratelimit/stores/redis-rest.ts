@@ -7,9 +7,8 @@
  * the increments that arrive while it is answered go out together as the next one.
  *
  * There is no connection to wait for: the first request counts in Redis like any other. A failed or
- * late call (past `commandTimeoutMs`) makes the store down; while down, requests fail at once (the
- * limiter applies the failure policy) and one call a second is let through to find out whether the
- * store is back.
+ * late call (past `commandTimeoutMs`) rejects; the limiter then marks the store down, skips it and
+ * probes it back (ratelimit/outage.ts), as for every store.
  */
 import { invalidConfiguration } from '../../util/startup-error.ts';
 import { within } from '../../util/deadline.ts';
@@ -52,7 +51,7 @@ const DEFAULT_NAMES = { url: 'rateLimit.redisRest.url', token: 'rateLimit.redisR
  */
 export async function createRedisRestStore(
   target: RedisRestTarget,
-  { commandTimeoutMs = 1000, retryAfterMs = 1000, keyPrefix = 'ratelimit', maxPendingCommands = 10_000 }: StoreOptions = {},
+  { commandTimeoutMs = 1000, keyPrefix = 'ratelimit', maxPendingCommands = 10_000 }: StoreOptions = {},
 ): Promise<CounterStore> {
   const names = target.names ?? DEFAULT_NAMES;
   const endpoint = `${target.url.replace(/\/+$/, '')}/`;
@@ -85,24 +84,15 @@ export async function createRedisRestStore(
 
   await checkAtStart(call, names, target.url);
 
-  let down: { error: StoreError; askedAt: number } | undefined;
   let closed = false;
 
-  /** Runs `command` unless the store is down (then it fails at once, but for one call a second). */
+  /** Runs `command`, its failure worded for health (never the URL or the token). */
   async function bounded<T>(command: () => Promise<T>): Promise<T> {
     if (closed) throw new StoreError('the store is closed');
-    if (down) {
-      if (Date.now() - down.askedAt < retryAfterMs) throw down.error;
-      down.askedAt = Date.now();
-    }
     try {
-      const result = await command();
-      down = undefined;
-      return result;
+      return await command();
     } catch (cause) {
-      const error = storeError(cause);
-      down = { error, askedAt: Date.now() };
-      throw error;
+      throw storeError(cause);
     }
   }
 

@@ -59,7 +59,7 @@ describe('the store over REST', () => {
     await expect(store.increment('b', 0, 1000)).rejects.toThrow('Redis over HTTP is unreachable');
   });
 
-  it('gives up on a server that does not answer after commandTimeoutMs, then fails at once until the retry', async () => {
+  it('gives up on a server that does not answer after commandTimeoutMs, each call', async () => {
     let hang = false;
     const silent = createServer((request, response) => {
       if (!hang) response.end('{"result":"PONG"}');
@@ -67,14 +67,13 @@ describe('the store over REST', () => {
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
     try {
       const url = `http://127.0.0.1:${(silent.address() as { port: number }).port}`;
-      const store = await createRedisRestStore({ url, token: 't' }, { commandTimeoutMs: 200, retryAfterMs: 500 });
+      const store = await createRedisRestStore({ url, token: 't' }, { commandTimeoutMs: 200 });
       hang = true;
-      let started = performance.now();
-      await expect(store.increment('c', 0, 1000)).rejects.toThrow('Redis over HTTP did not answer within 200 ms');
-      expect(performance.now() - started).toBeLessThan(600);
-      started = performance.now();
-      await expect(store.current('c', 0)).rejects.toThrow('did not answer within 200 ms');
-      expect(performance.now() - started, 'down: no wait').toBeLessThan(50);
+      for (const call of [() => store.increment('c', 0, 1000), () => store.current('c', 0)]) {
+        const started = performance.now();
+        await expect(call()).rejects.toThrow('Redis over HTTP did not answer within 200 ms');
+        expect(performance.now() - started).toBeLessThan(600);
+      }
     } finally {
       silent.closeAllConnections();
       silent.close();
