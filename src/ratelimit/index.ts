@@ -105,7 +105,7 @@ export async function withStoreOpened(
   const options = withDefaults(RATE_LIMIT_DEFAULTS, given);
   const store = options.store ? undefined : await openShared(sharedStoreOf(options, names));
   if (!store) return given;
-  const { redisUrl, redisClusterUrls, redisSentinel, dynamoDbTable, denoKv, ...rest } = options;
+  const { redisUrl, redisClusterUrls, redisSentinel, dynamoDbTable, denoKv, redisRest, ...rest } = options;
   return { ...rest, store };
 }
 
