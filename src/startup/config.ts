@@ -15,7 +15,16 @@ import { RATE_LIMIT_ANSWER_RULE, RATE_LIMIT_ANSWERS } from '../mcp/over-quota.ts
 import { RATE_LIMIT_DEFAULTS, type RateLimitOptions } from '../ratelimit/index.ts';
 import { FAIL_OPEN_SHARE_RULE, FAIL_RULE, isFailOpenShare } from '../ratelimit/limiter.ts';
 import { PoliciesJson, pathOf } from '../ratelimit/policies.ts';
-import { RedisUrl, RedisUrlList, sharedStoreOf, tableNameProblem, type StoreNames } from '../ratelimit/stores/choice.ts';
+import {
+  RedisUrl,
+  RedisUrlList,
+  RestToken,
+  RestUrl,
+  restTargetOf,
+  sharedStoreOf,
+  tableNameProblem,
+  type StoreNames,
+} from '../ratelimit/stores/choice.ts';
 import { RANGES, rangeProblem, type Range } from '../util/ranges.ts';
 import { invalidConfiguration, settingLine } from '../util/startup-error.ts';
 import type { TelemetryConfig } from '../telemetry/sdk.ts';
@@ -70,21 +79,6 @@ const httpOrigin = v.pipe(
   v.check((text) => URL.canParse(text) && /^https?:$/.test(new URL(text).protocol), 'must use http or https'),
 );
 
-const restUrl = v.pipe(
-  v.string(),
-  v.url('must be the REST URL of the database, such as https://eu1-example-12345.upstash.io'),
-  v.check(
-    (text) => URL.canParse(text) && /^https?:$/.test(new URL(text).protocol),
-    'must start with https:// (or http:// for a local server)',
-  ),
-  v.check(
-    (text) => URL.canParse(text) && !new URL(text).username && !new URL(text).password,
-    'must not carry user information: the token goes in its own variable',
-  ),
-);
-
-const restToken = v.pipe(v.string(), v.regex(/^[\x21-\x7e]+$/, 'must be the REST token: printable characters, no space'));
-
 const Environment = v.object({
   PORT: v.optional(wholeNumber(RANGES.port), String(DEFAULTS.port)),
   HOST: v.optional(v.pipe(v.string(), v.nonEmpty('must not be empty')), DEFAULTS.host),
@@ -102,12 +96,12 @@ const Environment = v.object({
   RATE_LIMIT_DYNAMODB_TABLE: v.optional(ruled(tableNameProblem)),
   // `on`: the platform's own database (Deno Deploy); anything else is the path of a KV file.
   RATE_LIMIT_DENO_KV: v.optional(v.string()),
-  RATE_LIMIT_REDIS_REST_URL: v.optional(restUrl),
-  RATE_LIMIT_REDIS_REST_TOKEN: v.optional(restToken),
-  UPSTASH_REDIS_REST_URL: v.optional(restUrl),
-  UPSTASH_REDIS_REST_TOKEN: v.optional(restToken),
-  KV_REST_API_URL: v.optional(restUrl),
-  KV_REST_API_TOKEN: v.optional(restToken),
+  RATE_LIMIT_REDIS_REST_URL: v.optional(RestUrl),
+  RATE_LIMIT_REDIS_REST_TOKEN: v.optional(RestToken),
+  UPSTASH_REDIS_REST_URL: v.optional(RestUrl),
+  UPSTASH_REDIS_REST_TOKEN: v.optional(RestToken),
+  KV_REST_API_URL: v.optional(RestUrl),
+  KV_REST_API_TOKEN: v.optional(RestToken),
   RATE_LIMIT_FAIL: v.optional(v.picklist(['open', 'closed'], FAIL_RULE), RATE_LIMIT_DEFAULTS.fail),
   RATE_LIMIT_FAIL_OPEN_SHARE: v.optional(
     v.pipe(
@@ -278,9 +272,9 @@ function sharedStore(
     dynamoDbTable: e.RATE_LIMIT_DYNAMODB_TABLE,
     denoKv: e.RATE_LIMIT_DENO_KV,
   };
-  const explicit = redisRest(e, REDIS_REST_PAIRS.slice(0, 1));
+  const explicit = restTargetOf(e, REDIS_REST_PAIRS.slice(0, 1));
   // The platform's names are a fallback: they say a database exists, not that the quota must live in it.
-  const rest = explicit ?? (sharedStoreOf(choice, STORE_VARIABLES) ? undefined : redisRest(e, REDIS_REST_PAIRS.slice(1)));
+  const rest = explicit ?? (sharedStoreOf(choice, STORE_VARIABLES) ? undefined : restTargetOf(e, REDIS_REST_PAIRS.slice(1)));
   const shared = sharedStoreOf(
     { ...choice, redisRest: rest },
     { ...STORE_VARIABLES, redisRest: rest?.names?.url ?? STORE_VARIABLES.redisRest },
@@ -294,18 +288,4 @@ function sharedStore(
     denoKv: choice.denoKv,
     redisRest: rest,
   };
-}
-
-/** The first of `pairs` with either half set; both halves or neither. */
-function redisRest(e: v.InferOutput<typeof Environment>, pairs: readonly (typeof REDIS_REST_PAIRS)[number][]) {
-  for (const [url, token] of pairs) {
-    if (!e[url] && !e[token]) continue;
-    if (!e[url] || !e[token]) {
-      throw invalidConfiguration(
-        `${e[url] ? token : url} is unset: ${url} and ${token} (Redis over HTTP, the rate-limit store) are set together or not at all.`,
-      );
-    }
-    return { url: e[url], token: e[token], names: { url, token } };
-  }
-  return undefined;
 }

@@ -197,3 +197,40 @@ export const RedisUrlList = (example: string) =>
       if (problem) addIssue({ message: problem });
     }),
   );
+
+/** The REST URL of a Redis reached over HTTP: https (or http for a local server), the token kept out of it. */
+export const RestUrl = v.pipe(
+  v.string(),
+  v.url('must be the REST URL of the database, such as https://eu1-example-12345.upstash.io'),
+  v.check(
+    (text) => URL.canParse(text) && /^https?:$/.test(new URL(text).protocol),
+    'must start with https:// (or http:// for a local server)',
+  ),
+  v.check(
+    (text) => URL.canParse(text) && !new URL(text).username && !new URL(text).password,
+    'must not carry user information: the token goes in its own variable',
+  ),
+);
+
+export const RestToken = v.pipe(v.string(), v.regex(/^[\x21-\x7e]+$/, 'must be the REST token: printable characters, no space'));
+
+/**
+ * Redis over HTTP from the first of `pairs` (a URL setting's name and its token's) with either half set
+ * in `values`: both halves, or a StartupError naming the missing one.
+ */
+export function restTargetOf(
+  values: { readonly [name: string]: unknown },
+  pairs: readonly (readonly [url: string, token: string])[],
+): RedisRestTarget | undefined {
+  for (const [url, token] of pairs) {
+    const [given, key] = [values[url], values[token]].map((value) => (typeof value === 'string' ? value : undefined));
+    if (!given && !key) continue;
+    if (!given || !key) {
+      throw invalidConfiguration(
+        `${given ? token : url} is unset: ${url} and ${token} (Redis over HTTP, the rate-limit store) are set together or not at all.`,
+      );
+    }
+    return { url: given, token: key, names: { url, token } };
+  }
+  return undefined;
+}
