@@ -175,7 +175,7 @@ describe('the Worker in workerd (Miniflare)', () => {
       await mf.ready;
     });
     afterAll(async () => {
-      await mf?.dispose();
+      await mf?.dispose().catch(() => {});
       await rest?.dispose();
       await redis?.dispose();
     });
