@@ -237,6 +237,7 @@ export type Logo = Stated.Logo;
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 type Holds<T extends true> = T;
 // Not exported: a consumer's own compiler options (exactOptionalPropertyTypes) would read it otherwise.
+// biome-ignore lint/correctness/noUnusedVariables: a check the compiler makes, used by nothing else
 type StatedTypesHold = [
   Holds<Same<Product, v.InferOutput<typeof Product>>>,
   Holds<Same<ProductFacts, v.InferOutput<typeof ProductFacts>>>,

@@ -121,6 +121,7 @@ export type PolicyInput = {
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 type Holds<T extends true> = T;
 /** A compile error when PolicyInput and the schema's input differ (not exported, so not in the declarations). */
+// biome-ignore lint/correctness/noUnusedVariables: a check the compiler makes, used by nothing else
 type PolicyInputHolds = Holds<Same<PolicyInput, v.InferInput<typeof Policy>>>;
 
 export const Policies = v.pipe(

@@ -125,8 +125,12 @@ export async function createRedisRestStore(
     sending = true;
     void bounded(() => increment(batch))
       .then(
-        (counts) => batch.forEach((pending, i) => pending.resolve(counts[i]!)),
-        (error: unknown) => batch.forEach((pending) => pending.reject(error)),
+        (counts) => {
+          for (const [i, pending] of batch.entries()) pending.resolve(counts[i]!);
+        },
+        (error: unknown) => {
+          for (const pending of batch) pending.reject(error);
+        },
       )
       .then(() => {
         sending = false;

@@ -61,7 +61,7 @@ describe('the store over REST', () => {
 
   it('gives up on a server that does not answer after commandTimeoutMs, each call', async () => {
     let hang = false;
-    const silent = createServer((request, response) => {
+    const silent = createServer((_request, response) => {
       if (!hang) response.end('{"result":"PONG"}');
     });
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
@@ -97,8 +97,11 @@ function burst(instances: RunningEntry[], count: number, client: string, each?: 
   );
 }
 
-const tally = (statuses: number[]) =>
-  statuses.reduce<Record<number, number>>((counts, s) => ({ ...counts, [s]: (counts[s] ?? 0) + 1 }), {});
+function tally(statuses: number[]): Record<number, number> {
+  const counts: Record<number, number> = {};
+  for (const status of statuses) counts[status] = (counts[status] ?? 0) + 1;
+  return counts;
+}
 
 async function health(instance: RunningEntry) {
   return JSON.parse((await send(`${instance.url}/api/v1/health`)).body.toString()) as {
