@@ -7,7 +7,16 @@
 import * as v from 'valibot';
 import { invalidConfiguration, settingLine } from '../../util/startup-error.ts';
 import { commaList } from '../../util/comma-list.ts';
-import type { RedisRestTarget } from './redis-rest.ts';
+
+/** Where the Redis-over-HTTP store sends its commands. */
+export interface RedisRestTarget {
+  /** The REST URL, such as https://eu1-example-12345.upstash.io. */
+  url: string;
+  /** The bearer token (read-write). */
+  token: string;
+  /** What a refusal calls the URL and the token; `rateLimit.redisRest.url` and `.token` by default. */
+  names?: { url: string; token: string };
+}
 
 export type RedisMode = 'standalone' | 'cluster' | 'sentinel';
 

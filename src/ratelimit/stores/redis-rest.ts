@@ -14,17 +14,9 @@ import { invalidConfiguration } from '../../util/startup-error.ts';
 import { within } from '../../util/deadline.ts';
 import { countTogether, INCREMENT_WINDOWS_SCRIPT } from './redis-script.ts';
 import { StoreError, type CounterStore, type StoreOptions } from '../store.ts';
+import type { RedisRestTarget } from './choice.ts';
 
 /** Where the counters live, and the names a refusal gives the two settings (the variables read, or the options). */
-export interface RedisRestTarget {
-  /** The REST URL, such as https://eu1-example-12345.upstash.io. */
-  url: string;
-  /** The bearer token (read-write). */
-  token: string;
-  /** What a refusal calls the URL and the token; `rateLimit.redisRest.url` and `.token` by default. */
-  names?: { url: string; token: string };
-}
-
 /** An error the server answered (`{"error": "..."}`): a command Redis refused, or a request the REST server did. */
 class ErrorAnswer extends Error {
   constructor(
