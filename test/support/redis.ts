@@ -4,19 +4,15 @@
  * take the shared rate-limit store away from running handlers and give it back; a Redis Cluster of
  * such servers (made by `redis-cli --cluster create`), and a master, a replica and a sentinel.
  */
-import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createConnection, createServer, type Socket } from 'node:net';
 import { freePort, sleep } from './net.ts';
+import { serverProcess } from './process.ts';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const HOST = '127.0.0.1';
-const running = new Set<ChildProcess>();
-// A test run that dies half-way must not leave servers behind.
-process.once('exit', () => {
-  for (const child of running) child.kill('SIGKILL');
-});
 
 export interface RedisServer {
   readonly port: number;
@@ -69,41 +65,30 @@ export async function startRedis({ args = [], sentinelConfig }: RedisOptions = {
   if (sentinelConfig !== undefined) writeFileSync(config, sentinelConfig);
   const mode = sentinelConfig === undefined ? [] : [config, '--sentinel'];
   let port = 0;
-  let child: ChildProcess | undefined;
-  let exited: Promise<void> = Promise.resolve();
-  let log = '';
-
-  async function launch(): Promise<void> {
-    const proc = spawn(
-      binary,
-      [...mode, '--port', String(port), '--bind', HOST, '--save', '', '--appendonly', 'no', '--dir', dir, '--daemonize', 'no', ...args],
-      { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    child = proc;
-    running.add(proc);
-    proc.stdout!.on('data', (chunk) => (log += chunk));
-    proc.stderr!.on('data', (chunk) => (log += chunk));
-    exited = new Promise((resolve) =>
-      proc.once('exit', () => {
-        running.delete(proc);
-        if (child === proc) child = undefined;
-        resolve();
-      }),
-    );
-    const deadline = Date.now() + 10_000;
-    while (!(await ping(port))) {
-      if (!child) throw new Error(`redis-server on port ${port} exited:\n${log.slice(-2000)}`);
-      if (Date.now() > deadline) throw new Error(`redis-server on port ${port} did not answer PING:\n${log.slice(-2000)}`);
-      await sleep(50);
-    }
-  }
-
-  async function signal(name: NodeJS.Signals): Promise<void> {
-    if (!child) return;
-    if (name !== 'SIGCONT') child.kill('SIGCONT');
-    child.kill(name);
-    await exited;
-  }
+  const proc = serverProcess({
+    what: () => `redis-server on port ${port}`,
+    command: binary,
+    args: () => [
+      ...mode,
+      '--port',
+      String(port),
+      '--bind',
+      HOST,
+      '--save',
+      '',
+      '--appendonly',
+      'no',
+      '--dir',
+      dir,
+      '--daemonize',
+      'no',
+      ...args,
+    ],
+    options: { cwd: dir },
+    ready: () => ping(port),
+  });
+  const launch = () => proc.launch();
+  const signal = (name: NodeJS.Signals) => proc.signal(name);
 
   // A free port can be taken between the probe and the launch: try a few.
   for (let attempt = 1; ; attempt++) {
@@ -121,10 +106,10 @@ export async function startRedis({ args = [], sentinelConfig }: RedisOptions = {
     port,
     url: (database) => `redis://${HOST}:${port}${database === undefined ? '' : `/${database}`}`,
     get running() {
-      return child !== undefined;
+      return proc.child !== undefined;
     },
     async start() {
-      if (child) throw new Error(`redis-server on port ${port} is already running`);
+      if (proc.child) throw new Error(`redis-server on port ${port} is already running`);
       await launch();
     },
     stop: () => signal('SIGTERM'),
@@ -133,16 +118,16 @@ export async function startRedis({ args = [], sentinelConfig }: RedisOptions = {
       // From here on the port refuses connections.
     },
     pause() {
-      child?.kill('SIGSTOP');
+      proc.child?.kill('SIGSTOP');
     },
     resume() {
-      child?.kill('SIGCONT');
+      proc.child?.kill('SIGCONT');
     },
     async restart() {
       await signal('SIGKILL');
       await launch();
     },
-    output: () => log,
+    output: proc.output,
     async dispose() {
       await signal('SIGKILL');
       rmSync(dir, { recursive: true, force: true });

@@ -4,14 +4,9 @@
  * redis.ts, able to stop and come back on the same port, so a test can take the store away from
  * running services and give it back.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { freePort } from './net.ts';
-
-const running = new Set<ChildProcess>();
-process.once('exit', () => {
-  for (const child of running) child.kill('SIGKILL');
-});
+import { serverProcess } from './process.ts';
 
 /** The emulator's own start script, beside the module its package exports. */
 const SERVER = fileURLToPath(new URL('server.js', import.meta.resolve('@humanwhocodes/upstash-redis-server')));
@@ -35,10 +30,6 @@ export interface RestServer {
 export async function startRestServer(redisUrl: string, token = 'test-token-123'): Promise<RestServer> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  let child: ChildProcess | undefined;
-  let exited: Promise<void> = Promise.resolve();
-  let log = '';
-
   const command = async (...args: (string | number)[]) => {
     const response = await fetch(`${url}/`, {
       method: 'POST',
@@ -48,37 +39,21 @@ export async function startRestServer(redisUrl: string, token = 'test-token-123'
     return (await response.json()) as { result?: unknown; error?: string };
   };
 
-  async function launch(): Promise<void> {
-    const proc = spawn(process.execPath, [SERVER], {
-      env: { PATH: process.env.PATH, URS_TOKEN: token, PORT: String(port), REDIS_URL: redisUrl },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    child = proc;
-    running.add(proc);
-    proc.stdout!.on('data', (chunk) => (log += chunk));
-    proc.stderr!.on('data', (chunk) => (log += chunk));
-    exited = new Promise((resolve) =>
-      proc.once('exit', () => {
-        running.delete(proc);
-        if (child === proc) child = undefined;
-        resolve();
-      }),
-    );
-    const deadline = Date.now() + 10_000;
-    for (;;) {
+  const server = serverProcess({
+    what: () => `the REST emulator on port ${port}`,
+    command: process.execPath,
+    args: () => [SERVER],
+    options: { env: { PATH: process.env.PATH, URS_TOKEN: token, PORT: String(port), REDIS_URL: redisUrl } },
+    ready: async () => {
       try {
-        if ((await command('PING')).result === 'PONG') return;
-      } catch {}
-      if (!child) throw new Error(`the REST emulator on port ${port} exited:\n${log.slice(-2000)}`);
-      if (Date.now() > deadline) throw new Error(`the REST emulator on port ${port} did not answer:\n${log.slice(-2000)}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
-
-  async function stop(): Promise<void> {
-    child?.kill('SIGKILL');
-    await exited;
-  }
+        return (await command('PING')).result === 'PONG';
+      } catch {
+        return false;
+      }
+    },
+  });
+  const launch = () => server.launch();
+  const stop = () => server.signal('SIGKILL');
 
   await launch();
   return {
@@ -88,7 +63,7 @@ export async function startRestServer(redisUrl: string, token = 'test-token-123'
     start: launch,
     stop,
     command,
-    output: () => log,
+    output: server.output,
     dispose: stop,
   };
 }
