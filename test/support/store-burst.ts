@@ -5,6 +5,7 @@
  */
 import { get } from 'node:http';
 import { expect } from 'vitest';
+import { awayFromWindowEdge } from './ratelimit.ts';
 
 export interface Served {
   url: string;
@@ -83,5 +84,52 @@ export async function withBusyPort<T>(run: (port: number) => Promise<T>): Promis
     return await run((server.address() as { port: number }).port);
   } finally {
     await new Promise((resolve) => server.close(resolve));
+  }
+}
+
+export interface ExactRounds {
+  /** Names the store in the figures printed. */
+  label: string;
+  /** What each service's health must say after the rounds, beside `status: 'ok'`. */
+  health: Record<string, unknown>;
+  rounds?: number;
+  /** The services' RATE_LIMIT_WINDOW_SECONDS: a round starts well inside one window. */
+  windowSeconds?: number;
+  /** Keeps the addresses of one suite apart from another's on the same store (their third octet). */
+  net?: number;
+  /** More checks after each round, given the single address that round used. */
+  afterRound?: (round: number, address: string) => Promise<void>;
+}
+
+/**
+ * The exact-burst rounds every shared store passes (quota 100 on the services): in each round,
+ * 1,000 concurrent requests from one address admit exactly 100, each with its own remaining count,
+ * and 1,000 from five addresses admit 100 each; afterwards health is ok and nothing was lost.
+ */
+export async function expectExactRounds(
+  services: readonly (Served & { output(): string })[],
+  { label, health, rounds = 2, windowSeconds = 3600, net = 0, afterRound }: ExactRounds,
+): Promise<void> {
+  const admitted: number[][] = [];
+  for (let round = 0; round < rounds; round++) {
+    await awayFromWindowEdge(windowSeconds, 15_000);
+    const address = `198.51.${100 + net}.${10 + round}`;
+    const one = await burstOn(services, 1000, [address]);
+    expect(one.statuses, `round ${round}, one address`).toEqual({ 200: 100, 429: 900 });
+    expect(one.remainingAdmitted).toEqual(Array.from({ length: 100 }, (_, i) => 99 - i));
+    const five = await burstOn(
+      services,
+      1000,
+      Array.from({ length: 5 }, (_, i) => `203.0.${113 + net}.${round * 10 + i + 1}`),
+    );
+    expect(five.statuses, `round ${round}, five addresses`).toEqual({ 200: 500, 429: 500 });
+    expect(Object.values(five.admittedBy)).toEqual([100, 100, 100, 100, 100]);
+    admitted.push([one.statuses[200]!, five.statuses[200]!]);
+    await afterRound?.(round, address);
+  }
+  console.log(`${label} admitted (one address of quota 100, five addresses of 100 each) per round: ${JSON.stringify(admitted)}`);
+  for (const service of services) {
+    expect(await healthOf(service)).toMatchObject({ status: 'ok', ...health });
+    expect(service.output()).not.toContain('rate_limit_store_lost');
   }
 }

@@ -14,7 +14,7 @@ import { serve, type Served } from '../../support/deno-serve.ts';
 import { failedStart } from '../../support/entries.ts';
 import { sleep } from '../../support/net.ts';
 import { awayFromWindowEdge, eventually, steadyLoad } from '../../support/ratelimit.ts';
-import { burstOn, expectOutageOnce, healthOf, withBusyPort } from '../../support/store-burst.ts';
+import { burstOn, expectExactRounds, expectOutageOnce, healthOf, withBusyPort } from '../../support/store-burst.ts';
 
 const WINDOW = 3600;
 const dir = mkdtempSync(join(tmpdir(), 'e2e-deno-kv-'));
@@ -54,26 +54,7 @@ describe('Deno KV shared by two processes under a burst', () => {
   afterAll(() => Promise.all(services.map((service) => service.stop())));
 
   it('admits exactly the quota of 1,000 concurrent requests, from one address and from five, in every round', async () => {
-    const admitted: number[][] = [];
-    for (let round = 0; round < 2; round++) {
-      await awayFromWindowEdge(WINDOW, 15_000);
-      const one = await burstOn(services, 1000, [`198.51.100.${10 + round}`]);
-      expect(one.statuses, `round ${round}, one address`).toEqual({ 200: 100, 429: 900 });
-      expect(one.remainingAdmitted).toEqual(Array.from({ length: 100 }, (_, i) => 99 - i));
-      const five = await burstOn(
-        services,
-        1000,
-        Array.from({ length: 5 }, (_, i) => `203.0.113.${round * 10 + i + 1}`),
-      );
-      expect(five.statuses, `round ${round}, five addresses`).toEqual({ 200: 500, 429: 500 });
-      expect(Object.values(five.admittedBy)).toEqual([100, 100, 100, 100, 100]);
-      admitted.push([one.statuses[200]!, five.statuses[200]!]);
-    }
-    console.log(`Deno KV admitted (one address of quota 100, five addresses of 100 each) per round: ${JSON.stringify(admitted)}`);
-    for (const service of services) {
-      expect(await healthOf(service)).toMatchObject({ status: 'ok', rateLimitStore: 'deno-kv' });
-      expect(service.output()).not.toContain('rate_limit_store_lost');
-    }
+    await expectExactRounds(services, { label: 'Deno KV', health: { rateLimitStore: 'deno-kv' }, windowSeconds: WINDOW });
   }, 120_000);
 });
 

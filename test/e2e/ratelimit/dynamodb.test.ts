@@ -14,7 +14,7 @@ import { createTable, dynamoEnv, startDynalite, stopDynalite } from '../../suppo
 import { failedStart, startEntry, type RunningEntry } from '../../support/entries.ts';
 import { freePort, sleep } from '../../support/net.ts';
 import { awayFromWindowEdge, eventually, steadyLoad } from '../../support/ratelimit.ts';
-import { burstOn, expectOutageOnce, healthOf, withBusyPort } from '../../support/store-burst.ts';
+import { burstOn, expectExactRounds, expectOutageOnce, healthOf, withBusyPort } from '../../support/store-burst.ts';
 
 const TABLE = 'product-discovery-ratelimit';
 const WINDOW = 3600;
@@ -55,26 +55,7 @@ describe('DynamoDB shared by two services under a burst', () => {
   afterAll(() => Promise.all(services.map((service) => service.stop())));
 
   it('admits exactly the quota of 1,000 concurrent requests, from one address and from five, in every round', async () => {
-    const admitted: number[][] = [];
-    for (let round = 0; round < 2; round++) {
-      await awayFromWindowEdge(WINDOW, 15_000);
-      const one = await burstOn(services, 1000, [`198.51.100.${10 + round}`]);
-      expect(one.statuses, `round ${round}, one address`).toEqual({ 200: 100, 429: 900 });
-      expect(one.remainingAdmitted).toEqual(Array.from({ length: 100 }, (_, i) => 99 - i));
-      const five = await burstOn(
-        services,
-        1000,
-        Array.from({ length: 5 }, (_, i) => `203.0.113.${round * 10 + i + 1}`),
-      );
-      expect(five.statuses, `round ${round}, five addresses`).toEqual({ 200: 500, 429: 500 });
-      expect(Object.values(five.admittedBy)).toEqual([100, 100, 100, 100, 100]);
-      admitted.push([one.statuses[200]!, five.statuses[200]!]);
-    }
-    console.log(`DynamoDB admitted (one address of quota 100, five addresses of 100 each) per round: ${JSON.stringify(admitted)}`);
-    for (const service of services) {
-      expect(await healthOf(service)).toMatchObject({ status: 'ok', rateLimitStore: 'dynamodb' });
-      expect(service.output()).not.toContain('rate_limit_store_lost');
-    }
+    await expectExactRounds(services, { label: 'DynamoDB', health: { rateLimitStore: 'dynamodb' }, windowSeconds: WINDOW });
   }, 120_000);
 
   it('fails closed only while the table is down: a burst with it up refuses no one with a 503', async () => {
