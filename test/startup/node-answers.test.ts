@@ -4,30 +4,12 @@
  * and what goes out is what the fetch face would have sent (status, every header, the bytes); a
  * request with a body, or a target the adapter normalises, goes through the fetch face.
  */
-import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingHttpHeaders } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Handler, RequestInfo } from '../../src/handler.ts';
 import { nodeAnswers } from '../../src/startup/node-answers.ts';
 import { closeHandlers, makeHandler } from '../support/handler.ts';
-
-interface Sent {
-  status: number;
-  headers: IncomingHttpHeaders;
-  body: Buffer;
-}
-
-function exchange(port: number, path: string, method = 'GET', headers: Record<string, string> = {}, body?: string): Promise<Sent> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: '127.0.0.1', port, path, method, headers, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
+import { exchange, listen, type Listening } from '../support/node-http.ts';
 
 /** The headers that differ between two answers to the same request only by the clock and the count. */
 const timeless = ({ date: _d, ratelimit: _r, 'x-ratelimit-reset': _t, 'x-ratelimit-remaining': _n, ...headers }: IncomingHttpHeaders) =>
@@ -35,22 +17,18 @@ const timeless = ({ date: _d, ratelimit: _r, 'x-ratelimit-reset': _t, 'x-ratelim
 
 describe('nodeAnswers', () => {
   let handler: Handler;
-  let server: Server;
-  let port: number;
+  let served: Listening;
   const faces: string[] = [];
 
   beforeAll(async () => {
     handler = await makeHandler();
     const answer = (request: Request, info: RequestInfo) => (faces.push('answer'), handler.answer(request, info));
-    server = createServer(
+    served = await listen(
       nodeAnswers(answer, (request, incoming) => (faces.push('fetch'), handler(request, { clientAddress: incoming.socket.remoteAddress }))),
     );
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    port = (server.address() as AddressInfo).port;
   });
   afterAll(async () => {
-    server?.closeAllConnections();
-    await new Promise((resolve) => server?.close(resolve));
+    await served?.close();
     await closeHandlers();
   });
 
@@ -67,9 +45,11 @@ describe('nodeAnswers', () => {
 
   it.each(cases)('writes %s %s as the fetch face sends it, without the fetch face', async (method, path, headers) => {
     faces.length = 0;
-    const sent = await exchange(port, path, method, headers);
+    const sent = await exchange(served.port, { path, method, headers });
     expect(faces).toEqual(['answer']);
-    const response = await handler(new Request(`http://127.0.0.1:${port}${path}`, { method, headers }), { clientAddress: '127.0.0.1' });
+    const response = await handler(new Request(`http://127.0.0.1:${served.port}${path}`, { method, headers }), {
+      clientAddress: '127.0.0.1',
+    });
     expect(sent.status).toBe(response.status);
     const fetched: IncomingHttpHeaders = {};
     response.headers.forEach((value, name) => {
@@ -82,8 +62,11 @@ describe('nodeAnswers', () => {
 
   it('sends a request with a body, and a target the adapter normalises, through the fetch face', async () => {
     faces.length = 0;
-    expect((await exchange(port, '/api/v1/product', 'POST', { 'content-type': 'text/plain' }, 'x')).status).toBe(405);
-    expect((await exchange(port, '/api/v1/../v1/product')).status).toBe(200);
+    expect(
+      (await exchange(served.port, { path: '/api/v1/product', method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'x' }))
+        .status,
+    ).toBe(405);
+    expect((await exchange(served.port, { path: '/api/v1/../v1/product' })).status).toBe(200);
     expect(faces).toEqual(['fetch', 'fetch']);
   });
 });

@@ -7,8 +7,7 @@
  * from req.body, or is refused with a problem that says where to mount the listener.
  */
 import { createHash } from 'node:crypto';
-import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { request as httpRequest } from 'node:http';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,38 +17,14 @@ import type { LogEntry } from '../../src/util/log.ts';
 import { toNodeListener } from '../../src/startup/node-listener.ts';
 import { closeHandlers, makeHandler, send } from '../support/handler.ts';
 import { frame } from '../support/mcp.ts';
+import { type Answer, exchange as nodeExchange, listen, type Exchange, type Listening } from '../support/node-http.ts';
 
 const QUOTA = 1000;
 const MAX_BODY = 4096;
 
-interface Answer {
-  status: number;
-  headers: IncomingHttpHeaders;
-  body: Buffer;
-}
-
-interface Exchange {
-  method?: string;
-  path: string;
-  headers?: Record<string, string>;
-  /** The client's side of the connection: 127.0.0.x or ::1. */
-  from?: string;
-  /** The request body, sent as one piece or as these pieces with a pause between them. */
-  body?: string | Buffer[];
-  pauseMs?: number;
-}
-
-/** Starts a node:http server whose every request goes to `listener`, on :: (IPv6 and IPv4). */
-async function listen(listener: Parameters<typeof createServer>[1]): Promise<{ server: Server; port: number }> {
-  const server = createServer(listener!);
-  await new Promise<void>((resolve) => server.listen(0, '::', resolve));
-  return { server, port: (server.address() as AddressInfo).port };
-}
-
 describe('toNodeListener on a node:http server', () => {
   let handler: Handler;
-  let server: Server;
-  let port: number;
+  let served: Listening;
   const logged: LogEntry[] = [];
 
   beforeAll(async () => {
@@ -59,40 +34,14 @@ describe('toNodeListener on a node:http server', () => {
       accessLog: true,
       logger: (entry) => logged.push(entry),
     });
-    ({ server, port } = await listen(toNodeListener(handler)));
+    served = await listen(toNodeListener(handler), '::');
   });
   afterAll(async () => {
-    server?.closeAllConnections();
-    await new Promise((resolve) => server?.close(resolve));
+    await served?.close();
     await closeHandlers();
   });
 
-  /** One request over its own connection, with node:http's client (no fetch in between). */
-  function exchange({ method = 'GET', path, headers = {}, from = '127.0.0.1', body, pauseMs = 20 }: Exchange): Promise<Answer> {
-    return new Promise((resolve, reject) => {
-      const host = from.includes(':') ? '::1' : '127.0.0.1';
-      let answered = false;
-      const req = httpRequest({ host, port, method, path, headers, localAddress: from, agent: false }, (res) => {
-        answered = true;
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
-        res.on('error', reject);
-      });
-      req.on('error', reject);
-      if (typeof body === 'string') return req.end(body);
-      if (!body) return req.end();
-      void (async () => {
-        for (const piece of body) {
-          // A client stops sending once it has its answer (a 413 before the body's end).
-          if (answered || req.destroyed) break;
-          req.write(piece);
-          await new Promise((resume) => setTimeout(resume, pauseMs));
-        }
-        req.end();
-      })();
-    });
-  }
+  const exchange = (request: Exchange) => nodeExchange(served.port, request);
 
   /** The access-log line of the last request to `path`. */
   const lastLine = (path: string) => logged.filter((entry) => entry.event === 'request' && entry.path === path).at(-1);
@@ -242,16 +191,14 @@ describe('toNodeListener with an answer produced over time', () => {
       }),
       { headers: { 'content-type': 'text/plain; charset=utf-8' } },
     )) as unknown as Handler;
-  let server: Server;
-  let port: number;
+  let served: Listening;
 
   beforeAll(async () => {
-    ({ server, port } = await listen(toNodeListener(streaming)));
+    served = await listen(toNodeListener(streaming), '::');
   });
   afterAll(async () => {
     release();
-    server?.closeAllConnections();
-    await new Promise((resolve) => server?.close(resolve));
+    await served?.close();
   });
 
   it('sends each piece as it comes, without waiting for the end', async () => {
@@ -263,7 +210,7 @@ describe('toNodeListener with an answer produced over time', () => {
       release();
     }, 2000);
     await new Promise<void>((resolve, reject) => {
-      httpRequest({ host: '127.0.0.1', port, path: '/stream', agent: false }, (res) => {
+      httpRequest({ host: '127.0.0.1', port: served.port, path: '/stream', agent: false }, (res) => {
         res.setEncoding('utf8');
         res.on('data', (piece: string) => {
           pieces.push(piece);
@@ -286,8 +233,7 @@ describe('toNodeListener with an answer produced over time', () => {
 describe('toNodeListener in an Express app whose body parser runs first', () => {
   // The mistake the module comment warns of, made on purpose: parsers mounted before the listener.
   let handler: Handler;
-  let server: Server;
-  let port: number;
+  let served: Listening;
 
   beforeAll(async () => {
     handler = await makeHandler({ mcp: { maxBodyBytes: MAX_BODY } });
@@ -301,26 +247,15 @@ describe('toNodeListener in an Express app whose body parser runs first', () => 
     app.use('/drained', (req, _res, next) => void req.resume().on('end', () => next()));
     // Mounted under a prefix, Express strips it from req.url: the service sees /mcp.
     for (const prefix of ['/json', '/raw', '/text', '/form', '/drained']) app.use(prefix, (req, res) => discovery(req, res));
-    server = createServer(app);
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    port = (server.address() as AddressInfo).port;
+    served = await listen(app);
   });
   afterAll(async () => {
-    server?.closeAllConnections();
-    await new Promise((resolve) => server?.close(resolve));
+    await served?.close();
     await closeHandlers();
   });
 
   const post = (path: string, headers: Record<string, string>, body: string | Buffer) =>
-    new Promise<Answer>((resolve, reject) => {
-      const req = httpRequest({ host: '127.0.0.1', port, method: 'POST', path, headers, agent: false }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
-      });
-      req.on('error', reject);
-      req.end(body);
-    });
+    nodeExchange(served.port, { method: 'POST', path, headers, body });
 
   const call = () => frame('modern', 'tools/call', { name: 'list_start_options', arguments: {} });
 
@@ -369,7 +304,7 @@ describe('toNodeListener in an Express app whose body parser runs first', () => 
 
   it('answers a GET behind the body parsers as ever', async () => {
     const answer = await new Promise<number>((resolve, reject) =>
-      httpRequest({ host: '127.0.0.1', port, path: '/json/api/v1', agent: false }, (res) => resolve(res.resume().statusCode!))
+      httpRequest({ host: '127.0.0.1', port: served.port, path: '/json/api/v1', agent: false }, (res) => resolve(res.resume().statusCode!))
         .on('error', reject)
         .end(),
     );
