@@ -6,13 +6,13 @@
  */
 import { execFile as execFileCallback, spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../support/entries.ts';
+import { freePort } from '../support/net.ts';
 import pkg from '../../package.json' with { type: 'json' };
 
 const execFile = promisify(execFileCallback);
@@ -69,17 +69,8 @@ describe('the committed bin', () => {
 });
 
 describe('verify of a deployment it cannot reach: one line on stderr, exit 1', () => {
-  /** A port where nothing listens: one the system just gave out and took back. */
-  async function closedPort(): Promise<number> {
-    const server = createServer();
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const { port } = server.address() as AddressInfo;
-    await new Promise((resolve) => server.close(resolve));
-    return port;
-  }
-
   it('connection refused', async () => {
-    const url = `http://127.0.0.1:${await closedPort()}`;
+    const url = `http://127.0.0.1:${await freePort()}`;
     const result = await run(BIN, ['verify', url]);
     expect(result).toEqual({
       code: 1,

@@ -2,17 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { StartupError } from '../../src/util/startup-error.ts';
 import { parseFacts } from '../../src/facts/check.ts';
 import sample from '../../src/facts/sample-facts.json' with { type: 'json' };
+import { factsRefusal } from '../support/refusals.ts';
 
 function refusal(mutate: (facts: any) => void): string {
   const facts = structuredClone(sample) as any;
   mutate(facts);
-  try {
-    parseFacts('facts.json', JSON.stringify(facts));
-  } catch (error) {
-    expect(error).toBeInstanceOf(StartupError);
-    return (error as Error).message;
-  }
-  throw new Error('the facts were accepted');
+  return factsRefusal(facts);
 }
 
 describe('parseFacts', () => {

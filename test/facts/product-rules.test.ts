@@ -20,11 +20,11 @@ import {
 import { pathsOf } from '../../src/route.ts';
 import { ROUTES } from '../../src/routes.ts';
 import type { Product } from '../../src/facts/schema.ts';
-import { StartupError } from '../../src/util/startup-error.ts';
 import sample from '../../src/facts/sample-facts.json' with { type: 'json' };
 import notebook from '../fixtures/notebook-facts.json' with { type: 'json' };
 import { closeHandlers, makeHandler, sampleFacts, send } from '../support/handler.ts';
 import { ERAS, frame, initializeBody, LEGACY_VERSIONS, type Era } from '../support/mcp.ts';
+import { factsRefusal } from '../support/refusals.ts';
 
 afterAll(closeHandlers);
 
@@ -215,15 +215,7 @@ describe('the sample product (galleries)', async () => {
 });
 
 describe('the approval rule, stated once over the facts', () => {
-  const refusal = (facts: unknown) => {
-    try {
-      parseFacts('facts.json', JSON.stringify(facts));
-    } catch (error) {
-      expect(error).toBeInstanceOf(StartupError);
-      return (error as Error).message;
-    }
-    throw new Error('the facts were accepted');
-  };
+  const refusal = factsRefusal;
 
   it.each([
     ['the sample', sample, 3, 'creating a gallery', 0],

@@ -1,16 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/startup/config.ts';
-import { StartupError } from '../../src/util/startup-error.ts';
+import { environmentRefusal } from '../support/refusals.ts';
 
-function refusal(env: Record<string, string>): string {
-  try {
-    loadConfig(env);
-  } catch (error) {
-    expect(error).toBeInstanceOf(StartupError);
-    return (error as Error).message;
-  }
-  throw new Error(`accepted ${JSON.stringify(env)}`);
-}
+const refusal = environmentRefusal;
 
 describe('loadConfig', () => {
   it('has the contract defaults', () => {

@@ -5,6 +5,17 @@ import { MCP_PATH } from '../../src/route.ts';
 import { ROUTES } from '../../src/routes.ts';
 import { createHandler, type Handler, type HandlerOptions, type RequestInfo } from '../../src/handler.ts';
 import sample from '../../src/facts/sample-facts.json' with { type: 'json' };
+import type { LogEntry } from '../../src/util/log.ts';
+
+/** A logger that keeps every entry, for a test to read: all of them, or those of one event. */
+export function collector() {
+  const lines: LogEntry[] = [];
+  return {
+    lines,
+    logger: (entry: LogEntry) => void lines.push(entry),
+    events: (event: string) => lines.filter((line) => line.event === event),
+  };
+}
 
 export const BASE = 'https://api.example.com';
 

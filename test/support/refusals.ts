@@ -1,11 +1,12 @@
 /**
  * The refusals of a setting on two ways in, for the rule modules' tests: the environment's
- * (`loadConfig`) and `createHandler`'s, each a StartupError message. `problemOf` cuts the words after
+ * (`loadConfig`) and `createHandler`'s, each a StartupError message, and the refusal of a facts file. `problemOf` cuts the words after
  * `NAME="value": `, which every way in must share.
  */
 import { expect } from 'vitest';
 import type { HandlerOptions } from '../../src/handler.ts';
 import { loadConfig } from '../../src/startup/config.ts';
+import { parseFacts } from '../../src/facts/check.ts';
 import { StartupError } from '../../src/util/startup-error.ts';
 import { makeHandler } from './handler.ts';
 
@@ -40,4 +41,15 @@ export function problemOf(message: string, name: string): string {
   const words = /^ {2}[^=]+=(?:"(?:[^"\\]|\\.)*"|[^:]*): (.*)$/.exec(line!)?.[1];
   expect(words, line).toBeDefined();
   return words!;
+}
+
+/** The message the facts file holding `facts` is refused with at start-up (the test fails when it is accepted). */
+export function factsRefusal(facts: unknown): string {
+  try {
+    parseFacts('facts.json', JSON.stringify(facts));
+  } catch (error) {
+    expect(error).toBeInstanceOf(StartupError);
+    return (error as Error).message;
+  }
+  throw new Error('the facts were accepted');
 }

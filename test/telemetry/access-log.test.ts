@@ -1,18 +1,8 @@
 /** The access log: one line per request, through the handler and on its own. */
 import { afterAll, describe, expect, it } from 'vitest';
 import { withAccessLog } from '../../src/telemetry/access-log.ts';
-import type { LogEntry } from '../../src/util/log.ts';
 import { createTelemetry } from '../../src/telemetry/index.ts';
-import { BASE, closeHandlers, makeHandler, send } from '../support/handler.ts';
-
-function collector() {
-  const lines: LogEntry[] = [];
-  return {
-    lines,
-    logger: (entry: LogEntry) => void lines.push(entry),
-    events: (event: string) => lines.filter((line) => line.event === event),
-  };
-}
+import { BASE, closeHandlers, collector, makeHandler, send } from '../support/handler.ts';
 
 describe('withAccessLog', () => {
   it('writes one line once the answer is ready, with the request id it passes down', async () => {

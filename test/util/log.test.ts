@@ -1,19 +1,9 @@
 /** The log lines: store lost/regained once each, and the JSON lines themselves. */
 import { afterAll, describe, expect, it } from 'vitest';
-import type { LogEntry } from '../../src/util/log.ts';
 import { jsonLinesLogger } from '../../src/util/log.ts';
 import type { CounterStore } from '../../src/ratelimit/store.ts';
-import { closeHandlers, makeHandler, send } from '../support/handler.ts';
+import { closeHandlers, collector, makeHandler, send } from '../support/handler.ts';
 import { eventually } from '../support/ratelimit.ts';
-
-function collector() {
-  const lines: LogEntry[] = [];
-  return {
-    lines,
-    logger: (entry: LogEntry) => void lines.push(entry),
-    events: (event: string) => lines.filter((line) => line.event === event),
-  };
-}
 
 /** A store that can be taken down and brought back. */
 function switchableStore() {

@@ -1,6 +1,7 @@
-import { createServer, type AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createServer, type AddressInfo } from 'node:net';
 import { makeHandler } from '../../support/handler.ts';
+import { freePort } from '../../support/net.ts';
 import { createDynamoDbStore } from '../../../src/ratelimit/stores/dynamodb.ts';
 import { StoreError } from '../../../src/ratelimit/store.ts';
 import { StartupError } from '../../../src/util/startup-error.ts';
@@ -29,15 +30,6 @@ afterEach(() => {
   }
 });
 
-/** A loopback port that nothing listens on (taken and released again). */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
 describe('the DynamoDB store', () => {
   it('refuses to start without an AWS region, naming AWS_REGION', async () => {
     const refused = createDynamoDbStore('counters');
@@ -54,7 +46,7 @@ describe('the DynamoDB store', () => {
       AWS_REGION: 'eu-west-1',
       AWS_ACCESS_KEY_ID: 'local',
       AWS_SECRET_ACCESS_KEY: 'local',
-      AWS_ENDPOINT_URL_DYNAMODB: `http://127.0.0.1:${await closedPort()}`,
+      AWS_ENDPOINT_URL_DYNAMODB: `http://127.0.0.1:${await freePort()}`,
     });
     const store = await createDynamoDbStore('counters');
     expect(store.kind).toBe('dynamodb');
