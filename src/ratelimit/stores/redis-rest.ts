@@ -12,11 +12,10 @@
  */
 import { invalidConfiguration } from '../../util/startup-error.ts';
 import { within } from '../../util/deadline.ts';
-import { countTogether, INCREMENT_WINDOWS_SCRIPT } from './redis-script.ts';
+import { batchedIncrements, countTogether, INCREMENT_WINDOWS_SCRIPT, type Increment } from './redis-script.ts';
 import { StoreError, type CounterStore, type StoreOptions } from '../store.ts';
 import type { RedisRestTarget } from './choice.ts';
 
-/** Where the counters live, and the names a refusal gives the two settings (the variables read, or the options). */
 /** An error the server answered (`{"error": "..."}`): a command Redis refused, or a request the REST server did. */
 class ErrorAnswer extends Error {
   constructor(
@@ -25,13 +24,6 @@ class ErrorAnswer extends Error {
   ) {
     super(message);
   }
-}
-
-interface Pending {
-  key: string;
-  ttlMs: number;
-  resolve(count: number): void;
-  reject(error: unknown): void;
 }
 
 const DEFAULT_NAMES = { url: 'rateLimit.redisRest.url', token: 'rateLimit.redisRest.token' };
@@ -89,7 +81,7 @@ export async function createRedisRestStore(
   }
 
   /** One script call for the batch, each key once with how many requests it counts (countTogether). */
-  const increment = (batch: Pending[]): Promise<number[]> =>
+  const script = (batch: Increment[]): Promise<number[]> =>
     countTogether(batch, async (keys) => {
       const args = [String(keys.length), ...keys.map(({ key }) => key), ...keys.flatMap(({ by, ttlMs }) => [String(by), String(ttlMs)])];
       let result: unknown;
@@ -106,44 +98,18 @@ export async function createRedisRestStore(
       return result as number[];
     });
 
-  // One call at a time waits for the server; what arrives meanwhile waits for it (bounded by the
-  // deadline) and goes out as the next call.
-  let waiting: Pending[] = [];
-  let sending = false;
-  function send(): void {
-    if (sending || waiting.length === 0) return;
-    const batch = waiting;
-    waiting = [];
-    sending = true;
-    void bounded(() => increment(batch))
-      .then(
-        (counts) => {
-          for (const [i, pending] of batch.entries()) pending.resolve(counts[i]!);
-        },
-        (error: unknown) => {
-          for (const pending of batch) pending.reject(error);
-        },
-      )
-      .then(() => {
-        sending = false;
-        send();
-      });
-  }
-
-  const keyOf = (key: string, windowStart: number) => `${keyPrefix}:${windowStart}:${key}`;
+  // One call at a time waits for the server; what arrives meanwhile goes out as the next call.
+  const { keyOf, increment } = batchedIncrements({
+    keyPrefix,
+    maxPendingCommands,
+    tooMany: 'too many increments waiting for Redis over HTTP',
+    count: (batch) => bounded(() => script(batch)),
+  });
 
   return {
     kind: 'redis',
     redisMode: 'rest',
-    increment(key, windowStart, windowMs) {
-      if (waiting.length >= maxPendingCommands) return Promise.reject(new StoreError('too many increments waiting for Redis over HTTP'));
-      return new Promise<number>((resolve, reject) => {
-        // The key expires a little after its window so late requests of the window still find it.
-        waiting.push({ key: keyOf(key, windowStart), ttlMs: windowMs + 1000, resolve, reject });
-        // Increments of the same tick join the first one's call.
-        if (waiting.length === 1) queueMicrotask(send);
-      });
-    },
+    increment,
     current: (key, windowStart) => bounded(async () => Number((await call(['GET', keyOf(key, windowStart)])) ?? 0)),
     async close() {
       closed = true;

@@ -1,4 +1,5 @@
-/** @module The one counting script every Redis store runs, over TCP (@redis/client) or over HTTP (redis-rest.ts), and how a batch is put to it. */
+/** @module The one counting script every Redis store runs, over TCP (@redis/client) or over HTTP (redis-rest.ts), how a batch is put to it, and how a store batches its increments. */
+import { StoreError } from '../store.ts';
 
 export interface Increment {
   key: string;
@@ -37,4 +38,65 @@ export async function countTogether(increments: Increment[], call: (keys: Counte
   const totals = await call(keys);
   const before = new Map(keys.map((counted, i) => [counted.key, totals[i]! - counted.by]));
   return increments.map(({ key }, i) => before.get(key)! + places[i]! + 1);
+}
+
+export interface Batching {
+  keyPrefix: string;
+  maxPendingCommands: number;
+  /** The refusal's words when `maxPendingCommands` increments are already waiting. */
+  tooMany: string;
+  /** The script calls a batch needs (a Cluster groups it by slot); one call by default. */
+  split?: <T extends Increment>(batch: T[]) => T[][];
+  /** One script call: each increment's count, in order. */
+  count(group: Increment[]): Promise<number[]>;
+}
+
+interface Pending extends Increment {
+  resolve(count: number): void;
+  reject(error: unknown): void;
+}
+
+/**
+ * How every Redis store sends its increments: one batch at a time waits for Redis; what arrives
+ * meanwhile waits for it (bounded by the store's deadline) and goes out together as the next batch,
+ * so a busy instance pays per batch, not per request. Gives the store's `increment` and its key names.
+ */
+export function batchedIncrements({ keyPrefix, maxPendingCommands, tooMany, split = (batch) => [batch], count }: Batching) {
+  let waiting: Pending[] = [];
+  let sending = false;
+  function send(): void {
+    if (sending || waiting.length === 0) return;
+    const batch = waiting;
+    waiting = [];
+    sending = true;
+    const calls = split(batch).map((group) =>
+      count(group).then(
+        (counts) => {
+          for (const [i, pending] of group.entries()) pending.resolve(counts[i]!);
+        },
+        (error: unknown) => {
+          for (const pending of group) pending.reject(error);
+        },
+      ),
+    );
+    void Promise.all(calls).then(() => {
+      sending = false;
+      send();
+    });
+  }
+
+  const keyOf = (key: string, windowStart: number) => `${keyPrefix}:${windowStart}:${key}`;
+
+  return {
+    keyOf,
+    increment(key: string, windowStart: number, windowMs: number): Promise<number> {
+      if (waiting.length >= maxPendingCommands) return Promise.reject(new StoreError(tooMany));
+      return new Promise<number>((resolve, reject) => {
+        // The key expires a little after its window so late requests of the window still find it.
+        waiting.push({ key: keyOf(key, windowStart), ttlMs: windowMs + 1000, resolve, reject });
+        // Increments of the same tick join the first one's batch.
+        if (waiting.length === 1) queueMicrotask(send);
+      });
+    },
+  };
 }

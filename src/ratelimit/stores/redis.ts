@@ -10,17 +10,13 @@
  * or lost its connection, rejects, and the limiter then applies the failure policy.
  */
 import { within } from '../../util/deadline.ts';
-import { CONNECT_TIMEOUT_MS, connectRedis, type Increment } from './redis-connection.ts';
+import { CONNECT_TIMEOUT_MS, connectRedis } from './redis-connection.ts';
+import { batchedIncrements } from './redis-script.ts';
 import { storeError } from './redis-errors.ts';
 import type { RedisTarget } from './choice.ts';
 import { StoreError, type CounterStore, type StoreOptions } from '../store.ts';
 
 export type { RedisTarget } from './choice.ts';
-
-interface Pending extends Increment {
-  resolve(count: number): void;
-  reject(error: unknown): void;
-}
 
 export function createRedisStore(
   target: RedisTarget,
@@ -101,46 +97,19 @@ export function createRedisStore(
     });
   }
 
-  // One batch at a time waits for Redis (split into as many script calls as the mode needs); what
-  // arrives meanwhile waits for it (bounded by the timeout, after which the store is down and the
-  // next batch fails at once) and goes out as the next batch.
-  let waiting: Pending[] = [];
-  let sending = false;
-  function send(): void {
-    if (sending || waiting.length === 0) return;
-    const batch = waiting;
-    waiting = [];
-    sending = true;
-    const calls = connection.split(batch).map((group) =>
-      bounded(group[0]!.key, () => connection.increment(group)).then(
-        (counts) => {
-          for (const [i, increment] of group.entries()) increment.resolve(counts[i]!);
-        },
-        (error: unknown) => {
-          for (const increment of group) increment.reject(error);
-        },
-      ),
-    );
-    void Promise.all(calls).then(() => {
-      sending = false;
-      send();
-    });
-  }
-
-  const keyOf = (key: string, windowStart: number) => `${keyPrefix}:${windowStart}:${key}`;
+  // Split into as many script calls as the mode needs.
+  const { keyOf, increment } = batchedIncrements({
+    keyPrefix,
+    maxPendingCommands,
+    tooMany: 'too many Redis commands waiting for an answer',
+    split: connection.split,
+    count: (group) => bounded(group[0]!.key, () => connection.increment(group)),
+  });
 
   return {
     kind: 'redis',
     redisMode: connection.mode,
-    increment(key, windowStart, windowMs) {
-      if (waiting.length >= maxPendingCommands) return Promise.reject(new StoreError('too many Redis commands waiting for an answer'));
-      return new Promise<number>((resolve, reject) => {
-        // The key expires a little after its window so late requests of the window still find it.
-        waiting.push({ key: keyOf(key, windowStart), ttlMs: windowMs + 1000, resolve, reject });
-        // Increments of the same tick join the first one's batch.
-        if (waiting.length === 1) queueMicrotask(send);
-      });
-    },
+    increment,
     current(key, windowStart) {
       const name = keyOf(key, windowStart);
       return bounded(name, async () => Number((await connection.get(name)) ?? 0));
