@@ -4,6 +4,7 @@
  */
 import type * as v from 'valibot';
 import type { DeprecationNotice } from './contract/deprecation.ts';
+import type { BodyOf } from './contract/shapes.ts';
 import type { ProblemCode } from './contract/schemas.ts';
 import type { Product } from './facts/schema.ts';
 
@@ -71,7 +72,7 @@ export interface SkillFile {
   digest: string;
 }
 
-/** Builds a document's body (a JSON value, or text served as is) once per set of facts. */
+/** Builds a document's body (a JSON value, or text served as is) once per set of facts; a promise of it where the builder loads what only that document needs. */
 export type Builder = (context: BuildContext, params: Record<string, string>) => unknown;
 
 export interface LinkTarget {
@@ -114,8 +115,8 @@ export interface Redirect {
 /** Another representation of a document, chosen by the request's Accept (RFC 9110 section 12.5.1). */
 export interface Alternate {
   mediaType: string;
-  /** Its body's schema (the OpenAPI document's). */
-  body: v.GenericSchema;
+  /** Its body's schema (the OpenAPI document's), picked from the shapes when a document describes it. */
+  body: BodyOf;
   build: Builder;
 }
 
@@ -132,8 +133,8 @@ export interface Route {
   summary: string;
   description: string;
   tag: 'v1' | 'service' | 'mcp' | 'discovery';
-  /** The success body; its `v.title` names the OpenAPI component. */
-  body: v.GenericSchema;
+  /** The success body's schema, picked from the shapes when a document describes it; its `v.title` names the OpenAPI component. */
+  body: BodyOf;
   /** The media type, without parameters (the OpenAPI content key). */
   mediaType: string;
   /** The exact Content-Type of a success answer, when it is not `{mediaType}; charset=utf-8` (per path when the path decides). */

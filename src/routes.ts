@@ -13,17 +13,15 @@ import { buildLlmsText } from './discovery/llms.ts';
 import { productMarkdown } from './discovery/markdown.ts';
 import { buildRobotsTxt } from './discovery/robots.ts';
 import { buildRoot, rootMarkdown } from './discovery/root.ts';
-import * as discovery from './discovery/schemas.ts';
+import { API_CATALOG_TYPE, SERVER_CARD_TYPE } from './discovery/identifiers.ts';
 import { buildSecurityTxt } from './discovery/security-txt.ts';
 import { buildServerCard } from './discovery/server-card.ts';
 import { buildSitemap } from './discovery/sitemap.ts';
 import { buildSkillIndex, SKILL_NAME } from './discovery/skill.ts';
 import { DOCS_ASSET_CACHE, DOCS_ASSETS, pageAssets } from './docs/assets.ts';
 import { buildDocsPage } from './docs/page.ts';
-import { factsJsonSchema } from './facts/json-schema.ts';
 import { NO_STORE, PUBLIC_CACHE, PUBLIC_MAX_AGE_SECONDS } from './http/headers.ts';
 import { MCP_REFUSALS } from './mcp/gate.ts';
-import { buildOpenApi } from './contract/openapi.ts';
 import { problemType } from './contract/problems.ts';
 import {
   AI_CATALOG_PATH,
@@ -53,9 +51,8 @@ import {
   type Method,
   type Route,
 } from './route.ts';
-import { ApiIndex, FactsJsonSchema, Health, OpenApiDocument, PROBLEM_CODES, ProblemType, type ProblemCode } from './contract/schemas.ts';
-import { JsonRpcResponse } from './mcp/schemas.ts';
-import { Product } from './facts/schema.ts';
+import { PROBLEM_CODES } from './contract/problem-codes.ts';
+import type { ProblemCode } from './contract/schemas.ts';
 
 const JSON_TYPE = 'application/json';
 const GET: readonly Method[] = ['GET', 'HEAD'];
@@ -78,11 +75,11 @@ export const ROUTES: Route[] = [
       '(`text/markdown`) or plain text (`text/plain`, the same Markdown); JSON wins ties. A browser (an Accept that prefers ' +
       '`text/html`) is sent to the docs page with 302 while the page is served.',
     tag: 'discovery',
-    body: discovery.RootDocument,
+    body: ({ discovery }) => discovery.RootDocument,
     mediaType: JSON_TYPE,
     alternates: [
-      { mediaType: 'text/markdown', body: discovery.RootMarkdown, build: rootMarkdown },
-      { mediaType: 'text/plain', body: discovery.RootMarkdown, build: rootMarkdown },
+      { mediaType: 'text/markdown', body: ({ discovery }) => discovery.RootMarkdown, build: rootMarkdown },
+      { mediaType: 'text/plain', body: ({ discovery }) => discovery.RootMarkdown, build: rootMarkdown },
     ],
     redirects: [{ mediaType: 'text/html', path: DOCS_PATH, docsPage: true }],
     cacheControl: PUBLIC_CACHE,
@@ -96,7 +93,7 @@ export const ROUTES: Route[] = [
     summary: 'API index',
     description: 'Name, version and links to every endpoint, the OpenAPI document and the MCP endpoint with its tool names.',
     tag: 'v1',
-    body: ApiIndex,
+    body: ({ answers }) => answers.ApiIndex,
     mediaType: JSON_TYPE,
     cacheControl: PUBLIC_CACHE,
     // RFC 9727 section 3: the API links to its catalog.
@@ -110,7 +107,7 @@ export const ROUTES: Route[] = [
     summary: 'Service health',
     description: 'Always 200 while the service answers; `status` is "degraded" with a reason when a dependency is down. Never cached.',
     tag: 'v1',
-    body: Health,
+    body: ({ answers }) => answers.Health,
     mediaType: JSON_TYPE,
     cacheControl: NO_STORE,
     counted: false,
@@ -126,24 +123,25 @@ export const ROUTES: Route[] = [
       'JSON unless the Accept header prefers Markdown (`text/markdown`), plain text (`text/plain`, the same Markdown) or ' +
       'JSON-LD (`application/ld+json`: a schema.org SoftwareApplication); JSON wins ties.',
     tag: 'v1',
-    body: Product,
+    body: ({ facts }) => facts.Product,
     mediaType: JSON_TYPE,
     alternates: [
-      { mediaType: 'text/markdown', body: discovery.ProductMarkdown, build: productMarkdown },
-      { mediaType: 'text/plain', body: discovery.ProductMarkdown, build: productMarkdown },
-      { mediaType: 'application/ld+json', body: discovery.SoftwareApplicationLd, build: buildJsonLd },
+      { mediaType: 'text/markdown', body: ({ discovery }) => discovery.ProductMarkdown, build: productMarkdown },
+      { mediaType: 'text/plain', body: ({ discovery }) => discovery.ProductMarkdown, build: productMarkdown },
+      { mediaType: 'application/ld+json', body: ({ discovery }) => discovery.SoftwareApplicationLd, build: buildJsonLd },
     ],
     cacheControl: PUBLIC_CACHE,
   },
   {
     path: OPENAPI_PATH,
     methods: GET,
-    answer: (context) => buildOpenApi(context, servedRoutes(context), ROUTES),
+    // Loaded when the document is first built: a start never evaluates what turns schemas into JSON Schema.
+    answer: async (context) => (await import('./contract/openapi.ts')).buildOpenApi(context, servedRoutes(context), ROUTES),
     operationId: 'getOpenApi',
     summary: 'OpenAPI document',
     description: 'This document: the authoritative contract. Sent gzip-coded when the client accepts it.',
     tag: 'service',
-    body: OpenApiDocument,
+    body: ({ answers }) => answers.OpenApiDocument,
     mediaType: JSON_TYPE,
     cacheControl: PUBLIC_CACHE,
   },
@@ -155,7 +153,7 @@ export const ROUTES: Route[] = [
     summary: 'Problem type description',
     description: `What a problem type means and how to resolve it; every problem \`type\` URI resolves here. Codes: ${PROBLEM_CODES.join(', ')}.`,
     tag: 'service',
-    body: ProblemType,
+    body: ({ answers }) => answers.ProblemType,
     mediaType: JSON_TYPE,
     cacheControl: 'public, max-age=86400',
     params: { code: PROBLEM_CODES },
@@ -163,14 +161,14 @@ export const ROUTES: Route[] = [
   {
     path: FACTS_SCHEMA_PATH,
     methods: GET,
-    answer: ({ base, facts }) => factsJsonSchema(base, facts),
+    answer: async ({ base, facts }) => (await import('./facts/json-schema.ts')).factsJsonSchema(base, facts),
     operationId: 'getFactsSchema',
     summary: 'JSON Schema of the facts file',
     description:
       'The JSON Schema (draft 2020-12) of the reviewed facts file, generated from the schema that checks it at start-up. ' +
       'A facts file names it in `$schema` so that an editor validates the file as it is typed.',
     tag: 'service',
-    body: FactsJsonSchema,
+    body: ({ answers }) => answers.FactsJsonSchema,
     mediaType: JSON_TYPE,
     cacheControl: PUBLIC_CACHE,
   },
@@ -185,9 +183,9 @@ export const ROUTES: Route[] = [
       '(service-desc), its documentation (service-doc), its health (status), llms.txt (service-meta) and the product as ' +
       'schema.org JSON-LD (describedby).',
     tag: 'discovery',
-    body: discovery.ApiCatalog,
+    body: ({ discovery }) => discovery.ApiCatalog,
     mediaType: 'application/linkset+json',
-    contentType: discovery.API_CATALOG_TYPE,
+    contentType: API_CATALOG_TYPE,
     cacheControl: PUBLIC_CACHE,
     links: ['api-catalog', 'jsonLd'],
   },
@@ -200,7 +198,7 @@ export const ROUTES: Route[] = [
     description:
       'The reviewed facts as a short Markdown page for language models (llmstxt.org format), with links to the API, the resources and the start options.',
     tag: 'discovery',
-    body: discovery.LlmsText,
+    body: ({ discovery }) => discovery.LlmsText,
     mediaType: 'text/markdown',
     cacheControl: PUBLIC_CACHE,
   },
@@ -212,7 +210,7 @@ export const ROUTES: Route[] = [
     summary: 'llms-full.txt',
     description: 'Every fact written out as one Markdown page: the overview, every resource, every start option with its approval rule.',
     tag: 'discovery',
-    body: discovery.LlmsFullText,
+    body: ({ discovery }) => discovery.LlmsFullText,
     mediaType: 'text/markdown',
     cacheControl: PUBLIC_CACHE,
   },
@@ -227,7 +225,7 @@ export const ROUTES: Route[] = [
       'comments name the discovery documents; `Content-Signal` (contentsignals.org) and `Content-Usage` (IETF AI preferences) ' +
       'lines; `Sitemap`.',
     tag: 'discovery',
-    body: discovery.RobotsText,
+    body: ({ discovery }) => discovery.RobotsText,
     mediaType: 'text/plain',
     cacheControl: PUBLIC_CACHE,
   },
@@ -239,9 +237,9 @@ export const ROUTES: Route[] = [
     summary: 'MCP server card',
     description: 'The MCP Server Card (experimental draft, SEP-2127) of the /mcp endpoint: identity, transport and protocol revisions.',
     tag: 'discovery',
-    body: discovery.ServerCard,
-    mediaType: discovery.SERVER_CARD_TYPE,
-    contentType: discovery.SERVER_CARD_TYPE,
+    body: ({ discovery }) => discovery.ServerCard,
+    mediaType: SERVER_CARD_TYPE,
+    contentType: SERVER_CARD_TYPE,
     cacheControl: PUBLIC_CACHE,
   },
   {
@@ -252,9 +250,9 @@ export const ROUTES: Route[] = [
     summary: 'MCP server card (well-known path)',
     description: 'The same card, byte for byte and with the same ETag, at the well-known path scanners probe.',
     tag: 'discovery',
-    body: discovery.ServerCard,
-    mediaType: discovery.SERVER_CARD_TYPE,
-    contentType: discovery.SERVER_CARD_TYPE,
+    body: ({ discovery }) => discovery.ServerCard,
+    mediaType: SERVER_CARD_TYPE,
+    contentType: SERVER_CARD_TYPE,
     cacheControl: PUBLIC_CACHE,
   },
   {
@@ -267,7 +265,7 @@ export const ROUTES: Route[] = [
       'This document rendered for people (Swagger UI, served from this origin), the MCP endpoint included; "Try it out" on GET operations. ' +
       'It embeds the product as schema.org JSON-LD.',
     tag: 'service',
-    body: discovery.DocsPage,
+    body: ({ discovery }) => discovery.DocsPage,
     mediaType: 'text/html',
     cacheControl: PUBLIC_CACHE,
     docsPage: true,
@@ -280,7 +278,7 @@ export const ROUTES: Route[] = [
     summary: 'A file of the docs page',
     description: 'A script or stylesheet the docs page loads, named by a hash of its content: cached for a year, never changed at its URL.',
     tag: 'service',
-    body: discovery.DocsAsset,
+    body: ({ discovery }) => discovery.DocsAsset,
     mediaType: 'text/javascript',
     otherMediaTypes: ['text/css'],
     contentType: assetType,
@@ -298,7 +296,7 @@ export const ROUTES: Route[] = [
       'Every document for people and crawlers (sitemaps.org 0.9): the root, the API index, the product, the OpenAPI document, ' +
       "the docs page while it is served, llms.txt, llms-full.txt, the MCP server card and the Agent Skill, each with the facts' review date as `lastmod`.",
     tag: 'discovery',
-    body: discovery.SitemapXml,
+    body: ({ discovery }) => discovery.SitemapXml,
     mediaType: 'application/xml',
     contentType: 'application/xml',
     cacheControl: PUBLIC_CACHE,
@@ -313,7 +311,7 @@ export const ROUTES: Route[] = [
       'An Agent Skill (agentskills.io SKILL.md) made from the facts: when this service is the right source, its MCP tools and ' +
       "REST endpoints, which start options need a person's approval, the rate limits. The same bytes as the well-known SKILL.md and over MCP (skills/get).",
     tag: 'discovery',
-    body: discovery.SkillMarkdown,
+    body: ({ discovery }) => discovery.SkillMarkdown,
     mediaType: 'text/markdown',
     contentType: MARKDOWN_TYPE,
     cacheControl: PUBLIC_CACHE,
@@ -327,7 +325,7 @@ export const ROUTES: Route[] = [
     description:
       "The agent-skills discovery index (v0.2.0): the skill's name, description, SKILL.md URL and the SHA-256 digest of its served bytes.",
     tag: 'discovery',
-    body: discovery.SkillIndex,
+    body: ({ discovery }) => discovery.SkillIndex,
     mediaType: JSON_TYPE,
     cacheControl: PUBLIC_CACHE,
   },
@@ -339,7 +337,7 @@ export const ROUTES: Route[] = [
     summary: 'Agent Skill (well-known path)',
     description: 'The same SKILL.md as /skill.md, byte for byte, where the agent-skills discovery index lists it.',
     tag: 'discovery',
-    body: discovery.SkillMarkdown,
+    body: ({ discovery }) => discovery.SkillMarkdown,
     mediaType: 'text/markdown',
     contentType: MARKDOWN_TYPE,
     cacheControl: PUBLIC_CACHE,
@@ -356,7 +354,7 @@ export const ROUTES: Route[] = [
       'each with a `urn:air` identifier, its media type and its URL here: the MCP server card, the OpenAPI document, ' +
       'the Agent Skill and llms.txt.',
     tag: 'discovery',
-    body: discovery.AiCatalog,
+    body: ({ discovery }) => discovery.AiCatalog,
     // JSON, as the contract has every document but the ones its standards name otherwise.
     mediaType: JSON_TYPE,
     cacheControl: PUBLIC_CACHE,
@@ -370,7 +368,7 @@ export const ROUTES: Route[] = [
     description:
       'RFC 9116: whom to tell about a vulnerability (SECURITY_CONTACT), with Expires a year after start-up or the last reload. Served only while SECURITY_CONTACT is set.',
     tag: 'discovery',
-    body: discovery.SecurityText,
+    body: ({ discovery }) => discovery.SecurityText,
     mediaType: 'text/plain',
     cacheControl: PUBLIC_CACHE,
     securityContact: true,
@@ -386,7 +384,7 @@ export const ROUTES: Route[] = [
       "ChatGPT's connectors call (one text item whose JSON equals `structuredContent`). Under 2026-07-28, cacheable results " +
       `carry \`cacheScope: "public"\` and \`ttlMs: ${PUBLIC_MAX_AGE_SECONDS * 1000}\`, the REST documents' policy.`,
     tag: 'mcp',
-    body: JsonRpcResponse,
+    body: ({ mcp }) => mcp.JsonRpcResponse,
     mediaType: JSON_TYPE,
     refusals: MCP_REFUSALS,
   },

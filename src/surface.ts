@@ -110,12 +110,12 @@ async function prepareRoute(
   settings: Settings,
 ): Promise<Prepared> {
   const prepare = (value: unknown, contentType: string) => prepareDocument(value, { contentType, headers: headers.document });
-  const preferred = await prepare(answer(context, params), contentTypeOf(route, params));
+  const preferred = await prepare(await answer(context, params), contentTypeOf(route, params));
   const redirects = (route.redirects ?? []).filter((redirect) => settings.docsPage || !redirect.docsPage);
   if (!route.alternates && redirects.length === 0) return preferred;
   const representations = new Map([[route.mediaType, preferred]]);
   for (const { mediaType, build } of route.alternates ?? [])
-    representations.set(mediaType, await prepare(build(context, params), `${mediaType}; charset=utf-8`));
+    representations.set(mediaType, await prepare(await build(context, params), `${mediaType}; charset=utf-8`));
   for (const { mediaType, path } of redirects) {
     const location = { ...headers.redirect, Location: `${settings.base}${path}` };
     representations.set(mediaType, prepareFixed(302, '', { contentType: 'text/plain; charset=utf-8', headers: location }));

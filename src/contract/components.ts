@@ -9,6 +9,7 @@ import { JsonRpcBatch, JsonRpcBatchResponse, JsonRpcMessage } from '../mcp/schem
 import type { Route } from '../route.ts';
 import { servedSchemas, type Product } from '../facts/schema.ts';
 import { Problem } from './schemas.ts';
+import * as shapes from './shapes.ts';
 
 /** What the document names besides the routes' bodies: the MCP request bodies and the problem body of every refusal. */
 const NAMED_BY_THE_DOCUMENT: readonly v.GenericSchema[] = [Problem, JsonRpcMessage, JsonRpcBatch, JsonRpcBatchResponse];
@@ -38,7 +39,8 @@ export function componentsOf(routes: readonly Route[]): Map<string, v.GenericSch
     if (name !== undefined) named.set(name, schema);
     for (const part of partsOf(schema)) visit(part);
   };
-  for (const route of routes) for (const body of [route.body, ...(route.alternates ?? []).map((alternate) => alternate.body)]) visit(body);
+  for (const route of routes)
+    for (const body of [route.body, ...(route.alternates ?? []).map((alternate) => alternate.body)]) visit(body(shapes));
   for (const schema of NAMED_BY_THE_DOCUMENT) visit(schema);
   return named;
 }

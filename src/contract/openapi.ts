@@ -18,6 +18,7 @@ import { rulesParagraph } from '../facts/product-rules.ts';
 import { allowOf, isV1Path, MCP_PATH, OPENAPI_PATH, pathsOf, type BuildContext, type Route } from '../route.ts';
 import { schemaComponents } from './components.ts';
 import * as answers from './schemas.ts';
+import * as shapes from './shapes.ts';
 import type { ProblemCode } from './schemas.ts';
 
 const nameOf = (schema: v.GenericSchema) => v.getTitle(schema as v.SchemaWithPipe<[v.GenericSchema, v.TitleAction<unknown, string>]>)!;
@@ -29,12 +30,11 @@ const headersOf = (path: string, kind: AnswerKind, code?: ProblemCode, route?: R
   Object.fromEntries(carriedHeaders(path, kind, code, route).map((name) => [name, { $ref: `#/components/headers/${name}` }]));
 
 /** A document's `content`: its default media type, its other representations, and the other types its paths are in. */
-function contentOf(route: Route, context: BuildContext) {
-  const example = exampleOf(route, context);
+function contentOf(route: Route, example: unknown) {
   return {
-    [route.mediaType]: { schema: ref(route.body), ...(example === undefined ? {} : { example }) },
-    ...Object.fromEntries((route.alternates ?? []).map(({ mediaType, body }) => [mediaType, { schema: ref(body) }])),
-    ...Object.fromEntries((route.otherMediaTypes ?? []).map((mediaType) => [mediaType, { schema: ref(route.body) }])),
+    [route.mediaType]: { schema: ref(route.body(shapes)), ...(example === undefined ? {} : { example }) },
+    ...Object.fromEntries((route.alternates ?? []).map(({ mediaType, body }) => [mediaType, { schema: ref(body(shapes)) }])),
+    ...Object.fromEntries((route.otherMediaTypes ?? []).map((mediaType) => [mediaType, { schema: ref(route.body(shapes)) }])),
   };
 }
 
@@ -42,7 +42,7 @@ function contentOf(route: Route, context: BuildContext) {
  * A JSON document's real body, built from the facts served, as its example: readers of the
  * reference see true values, not ones made up from the schema's patterns. (Not this document's own.)
  */
-function exampleOf(route: Route, context: BuildContext): unknown {
+async function exampleOf(route: Route, context: BuildContext): Promise<unknown> {
   if (typeof route.answer !== 'function' || route.path === OPENAPI_PATH || !/json/.test(route.mediaType)) return undefined;
   return route.answer(context, pathsOf(route)[0]!.params);
 }
@@ -73,7 +73,7 @@ function commonRefusals(route: Route) {
 const redirectsOf = (route: Route, { docsPage }: BuildContext) =>
   (route.redirects ?? []).filter((redirect) => docsPage || !redirect.docsPage);
 
-function documentOperations(route: Route, context: BuildContext) {
+function documentOperations(route: Route, context: BuildContext, example: unknown) {
   const deprecated = Boolean(context.deprecation);
   const shared = {
     tags: [route.tag],
@@ -93,7 +93,7 @@ function documentOperations(route: Route, context: BuildContext) {
     '200': {
       description: route.summary,
       headers: headersOf(route.path, 'document', undefined, route),
-      ...(withBody ? { content: contentOf(route, context) } : {}),
+      ...(withBody ? { content: contentOf(route, example) } : {}),
     },
     ...(redirectsOf(route, context).length > 0
       ? {
@@ -175,7 +175,7 @@ function mcpOperations(route: Route, context: BuildContext) {
         '200': {
           description: 'The JSON-RPC response; to a batch, the responses to its requests as an array, a batch of one included.',
           headers: headersOf(route.path, 'mcp'),
-          content: { [route.mediaType]: { schema: { anyOf: [ref(route.body), ref(JsonRpcBatchResponse)] } } },
+          content: { [route.mediaType]: { schema: { anyOf: [ref(route.body(shapes)), ref(JsonRpcBatchResponse)] } } },
         },
         '202': {
           description: 'A notification, or a batch of only notifications and responses, was accepted.',
@@ -188,7 +188,7 @@ function mcpOperations(route: Route, context: BuildContext) {
             `A body the client cut off, or one still arriving after ${BODY_DEADLINE_MS / 1000} s, is refused with the bad_request problem instead.`,
           headers: headersOf(route.path, 'mcpError'),
           content: {
-            [route.mediaType]: { schema: ref(route.body) },
+            [route.mediaType]: { schema: ref(route.body(shapes)) },
             'application/problem+json': {
               schema: ref(answers.Problem),
               example: problemBody(context.base, 'bad_request', { detail: BODY_CUT_OFF }),
@@ -203,9 +203,18 @@ function mcpOperations(route: Route, context: BuildContext) {
 }
 
 /** `routes`: those served, whose operations the document lists; `table`: the whole route table, whose shapes it names. */
-export function buildOpenApi(context: BuildContext, routes: readonly Route[], table: readonly Route[] = routes): Record<string, unknown> {
+export async function buildOpenApi(
+  context: BuildContext,
+  routes: readonly Route[],
+  table: readonly Route[] = routes,
+): Promise<Record<string, unknown>> {
+  // Some documents are built by a module loaded on first need (a promise of the body).
+  const examples = await Promise.all(routes.map((route) => exampleOf(route, context)));
   const paths = Object.fromEntries(
-    routes.map((route) => [route.path, route.answer === 'mcp' ? mcpOperations(route, context) : documentOperations(route, context)]),
+    routes.map((route, i) => [
+      route.path,
+      route.answer === 'mcp' ? mcpOperations(route, context) : documentOperations(route, context, examples[i]),
+    ]),
   );
 
   return {

@@ -4,6 +4,7 @@
  */
 import * as v from 'valibot';
 import { isoDate, text, webUrl } from '../facts/schema.ts';
+import { PROBLEM_CODES } from './problem-codes.ts';
 
 export const Deprecation = v.pipe(
   v.object({
@@ -65,18 +66,7 @@ export const Health = v.pipe(
   v.description('Service status. "degraded" still answers every request; reason says why.'),
 );
 
-export const PROBLEM_CODES = [
-  'api_route_not_found',
-  'method_not_allowed',
-  'not_acceptable',
-  'payload_too_large',
-  'unsupported_media_type',
-  'origin_not_allowed',
-  'rate_limited',
-  'internal_error',
-  'service_unavailable',
-  'bad_request',
-] as const;
+export { PROBLEM_CODES };
 export const ProblemCode = v.picklist(PROBLEM_CODES);
 
 export const Problem = v.pipe(

@@ -11,7 +11,8 @@
 import { parseAddress } from '../util/ipaddr.ts';
 import { DOCS_PATH, LLMS_PATH, OPENAPI_PATH, SERVER_CARD_PATH, SKILL_PATH, type SkillFile } from '../route.ts';
 import type { Product } from '../facts/schema.ts';
-import { SERVER_CARD_TYPE, type AiCatalog } from './schemas.ts';
+import { SERVER_CARD_TYPE } from './identifiers.ts';
+import type { AiCatalog } from './schemas.ts';
 
 /** The name every entry shares after its namespace (the server card's name ends in it too). */
 const NAME = 'product-discovery';

@@ -5,7 +5,7 @@
  */
 import { problemDescription } from '../contract/problems.ts';
 import { API_PATH, DOCS_PATH, LLMS_FULL_PATH, MCP_PATH, OPENAPI_PATH, problemPath, PRODUCT_PATH } from '../route.ts';
-import { PROBLEM_CODES } from '../contract/schemas.ts';
+import { PROBLEM_CODES } from '../contract/problem-codes.ts';
 import type { Product } from '../facts/schema.ts';
 import {
   AGENT_APPROVAL_RULE,

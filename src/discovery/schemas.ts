@@ -1,15 +1,15 @@
 /**
  * @module The valibot schemas of the discovery documents: the API catalog, llms.txt and llms-full.txt,
  * the MCP server card, the host's root, robots.txt, the product as Markdown and as JSON-LD, the docs
- * page, the sitemap, the Agent Skill and its index, and security.txt. Like ../schemas.ts, they import nothing of ours.
+ * page, the sitemap, the Agent Skill and its index, and security.txt. They import nothing of ours but the
+ * identifiers beside them (identifiers.ts), which they re-export.
  */
 import * as v from 'valibot';
+import { API_CATALOG_PROFILE, API_CATALOG_TYPE, SERVER_CARD_SCHEMA, SERVER_CARD_TEXT_MAX, SERVER_CARD_TYPE } from './identifiers.ts';
+
+export { API_CATALOG_PROFILE, API_CATALOG_TYPE, SERVER_CARD_SCHEMA, SERVER_CARD_TEXT_MAX, SERVER_CARD_TYPE };
 
 const url = v.pipe(v.string(), v.url('must be an absolute URL'));
-
-/** RFC 9727 section 4.2: the Linkset media type (RFC 9264 section 4.2) with the api-catalog profile. */
-export const API_CATALOG_PROFILE = 'https://www.rfc-editor.org/info/rfc9727';
-export const API_CATALOG_TYPE = `application/linkset+json; profile="${API_CATALOG_PROFILE}"`;
 
 /** RFC 9264 section 4.2.2: each relation type names an array of target objects. */
 const Targets = v.pipe(v.array(v.object({ href: url, type: v.string(), title: v.optional(v.string()) })), v.minLength(1));
@@ -189,11 +189,6 @@ export const SecurityText = v.pipe(
   v.title('SecurityText'),
   v.description('RFC 9116 security.txt: Contact, Expires, Canonical and Preferred-Languages.'),
 );
-
-export const SERVER_CARD_TYPE = 'application/mcp-server-card+json';
-export const SERVER_CARD_SCHEMA = 'https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json';
-/** The draft's limit on `description` and `title`. */
-export const SERVER_CARD_TEXT_MAX = 100;
 
 export const ServerCard = v.pipe(
   v.object({

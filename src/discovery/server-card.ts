@@ -5,7 +5,8 @@
 import { parseAddress } from '../util/ipaddr.ts';
 import { MCP_PATH } from '../route.ts';
 import type { Product } from '../facts/schema.ts';
-import { SERVER_CARD_SCHEMA, SERVER_CARD_TEXT_MAX, type ServerCard } from './schemas.ts';
+import { SERVER_CARD_SCHEMA, SERVER_CARD_TEXT_MAX } from './identifiers.ts';
+import type { ServerCard } from './schemas.ts';
 
 /**
  * Reverse-DNS of the base URL's host (`api.example.com` -> `com.example.api`), as the draft's `name`

@@ -7,6 +7,8 @@
 import { toJsonSchema } from '@valibot/to-json-schema';
 import type * as v from 'valibot';
 import { MCP_PATH } from '../route.ts';
+import * as shapes from '../contract/shapes.ts';
+import type { Shapes } from '../contract/shapes.ts';
 import type { Product } from '../facts/schema.ts';
 import { inline } from '../util/text.ts';
 
@@ -66,8 +68,8 @@ export function describeTools(
     name: string;
     title: string;
     description: (facts: Product) => string;
-    input: v.GenericSchema;
-    output: (facts: Product) => v.GenericSchema;
+    input: (shapes: Shapes) => v.GenericSchema;
+    output: (shapes: Shapes, facts: Product) => v.GenericSchema;
   }[],
   facts: Product,
 ): McpToolDoc[] {
@@ -76,8 +78,8 @@ export function describeTools(
     name: tool.name,
     title: tool.title,
     description: tool.description(facts),
-    inputSchema: schema(tool.input),
-    outputSchema: schema(tool.output(facts)),
+    inputSchema: schema(tool.input(shapes)),
+    outputSchema: schema(tool.output(shapes, facts)),
   }));
 }
 

@@ -1,10 +1,10 @@
 /**
  * @module Reading a facts file, the one way every way in reads it (start-up, the SIGHUP reload, the
  * serverless entries, `check`, `registry`): read as text and checked (check.ts), or the shipped
- * sample when no file is named. A file that cannot be read is refused in one wording.
+ * sample when no file is named. A file that cannot be read is refused in one wording. The check (and the
+ * schemas and parsers it uses) is loaded only when a file is checked: the bundles' sample was checked at build.
  */
 import { StartupError } from '../util/startup-error.ts';
-import { checkFacts, parseFacts } from './check.ts';
 import type { Product } from './schema.ts';
 import sample from './sample-facts.json' with { type: 'json' };
 
@@ -26,14 +26,15 @@ export async function readFactsFile(path: string, readTextFile: ReadTextFile, na
     const named = namedBy === 'FACTS_FILE' ? `FACTS_FILE=${JSON.stringify(path)}` : `Facts file ${path}`;
     throw new StartupError(`${named} cannot be read (${reasonOf(error)}): check the path to the facts JSON file.`);
   }
-  return parseFacts(path, text);
+  return (await import('./check.ts')).parseFacts(path, text);
 }
 
 /** The shipped sample as `checkFacts` returned it, put in by the start-up bundles' build (scripts/bundle.mjs); absent in the sources. */
 declare const CHECKED_SAMPLE_FACTS: Product | undefined;
 
 /** The facts served: those of FACTS_FILE when it is set, else the shipped sample (checked when the bundle was built, or now). */
-export function readFacts(factsFile: string | undefined, readTextFile: ReadTextFile): Promise<Product> {
+export async function readFacts(factsFile: string | undefined, readTextFile: ReadTextFile): Promise<Product> {
   if (factsFile) return readFactsFile(factsFile, readTextFile);
-  return Promise.resolve(typeof CHECKED_SAMPLE_FACTS === 'undefined' ? checkFacts('(shipped sample)', sample) : CHECKED_SAMPLE_FACTS);
+  if (typeof CHECKED_SAMPLE_FACTS !== 'undefined') return CHECKED_SAMPLE_FACTS;
+  return (await import('./check.ts')).checkFacts('(shipped sample)', sample);
 }

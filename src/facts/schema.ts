@@ -5,6 +5,9 @@
  */
 import * as v from 'valibot';
 import type * as Stated from './types.ts';
+import { legacyFlagOf, type LegacyFlag } from './product-rules.ts';
+
+export { legacyFlagOf, type LegacyFlag };
 
 export const text = v.pipe(v.string(), v.regex(/\S/, 'must not be empty or blank'));
 export const webUrl = v.pipe(v.string(), v.url('must be an absolute URL'), v.regex(/^https?:\/\//, 'must be an http or https URL'));
@@ -33,13 +36,6 @@ export const Resource = v.pipe(
   v.title('Resource'),
   v.description('A canonical public resource of the product.'),
 );
-
-/**
- * How v1's `createsGallery` appears in a schema. It is the sample product's own flag, kept for the facts
- * that use it: a facts file may leave it out, and the schemas a service serves (OpenAPI, MCP) carry it
- * as v1 did when every start option has it, as optional when some do, and not at all when none do.
- */
-export type LegacyFlag = 'required' | 'optional' | 'absent';
 
 const createsGallery = v.pipe(v.boolean(), v.description('Whether taking this option creates a gallery.'));
 
@@ -182,12 +178,6 @@ function productSchema<T extends v.GenericSchema>(startOption: T) {
 }
 
 export const Product = productSchema(StartOption);
-
-/** How a set of facts uses v1's `createsGallery`: on every start option, on some, or on none. */
-export function legacyFlagOf(facts: { startOptions: readonly { createsGallery?: boolean }[] }): LegacyFlag {
-  const given = facts.startOptions.filter((option) => option.createsGallery !== undefined).length;
-  return given === 0 ? 'absent' : given === facts.startOptions.length ? 'required' : 'optional';
-}
 
 /** The facts file as its team writes it: the Product body, plus the `$schema` member editors read (never served). */
 function factsFileSchema<T extends v.ObjectEntries>(product: { entries: T }) {

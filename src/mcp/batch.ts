@@ -7,8 +7,10 @@
  * (-32600, HTTP 400), the error the SDK gives a batch on its 2026-07-28 leg.
  */
 
-import { MAX_BATCH_MESSAGES } from './schemas.ts';
 import { BATCH_REVISION } from './versions.ts';
+
+/** The SDK's own bound on the messages of one JSON-RPC batch. */
+export const MAX_BATCH_MESSAGES = 100;
 const INVALID_REQUEST = -32600;
 const INTERNAL_ERROR = -32603;
 

@@ -5,6 +5,7 @@
  */
 import * as v from 'valibot';
 import { RESOURCE_KINDS, Resource, ResourceKind, StartOption } from '../facts/schema.ts';
+import { MAX_BATCH_MESSAGES } from './batch.ts';
 import { BATCH_REVISION } from './versions.ts';
 
 /**
@@ -119,8 +120,7 @@ export const PlanSafeStartArgs = v.strictObject(
 export type SearchOutput = v.InferOutput<typeof SearchOutput>;
 export type FetchOutput = v.InferOutput<typeof FetchOutput>;
 
-/** The SDK's own bound on the messages of one JSON-RPC batch. */
-export const MAX_BATCH_MESSAGES = 100;
+export { MAX_BATCH_MESSAGES };
 
 // The HTTP bodies of a batch, which only one revision has (see batch.ts).
 export const JsonRpcBatch = v.pipe(

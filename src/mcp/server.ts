@@ -31,6 +31,7 @@ import { createLibrary, type Library } from './documents.ts';
 import { PROMPTS } from './prompts.ts';
 import type { McpResource } from './resources.ts';
 import { TOOLS } from './tools.ts';
+import * as shapes from '../contract/shapes.ts';
 import { MCP_PROTOCOL_VERSIONS } from './versions.ts';
 
 const READ_ONLY: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
@@ -73,7 +74,7 @@ function convertedOnce(schema: v.GenericSchema): StandardSchemaWithJSON {
 }
 
 const CONVERTED = new Map(
-  [...TOOLS.map((tool) => tool.input), ...PROMPTS.flatMap((prompt) => (prompt.args ? [prompt.args] : []))].map((schema) => [
+  [...TOOLS.map((tool) => tool.input(shapes)), ...PROMPTS.flatMap((prompt) => (prompt.args ? [prompt.args] : []))].map((schema) => [
     schema,
     convertedOnce(schema),
   ]),
@@ -145,7 +146,7 @@ function buildServer({ facts, outputs, info, resources, library, skills }: Serve
       {
         title: tool.title,
         description: tool.description(facts),
-        inputSchema: CONVERTED.get(tool.input)!,
+        inputSchema: CONVERTED.get(tool.input(shapes))!,
         outputSchema: outputs.get(tool.name)!,
         annotations: { title: tool.title, ...READ_ONLY },
       },
@@ -177,7 +178,7 @@ export type McpEndpoint = (request: Request, parsedBody: unknown) => Promise<Res
 
 /** `base` is `{base}`: the documents of search and fetch link to it. */
 export function createMcpEndpoint(facts: Product, info: ServerInfo, resources: readonly McpResource[], base: string): McpEndpoint {
-  const outputs = new Map(TOOLS.map((tool) => [tool.name, convertedOnce(tool.output(facts))]));
+  const outputs = new Map(TOOLS.map((tool) => [tool.name, convertedOnce(tool.output(shapes, facts))]));
   const served: Served = { facts, outputs, info, resources, library: createLibrary(base, facts) };
   // The catalog is built once (digests and checks); every request waits for it, the first one only in fact.
   const ready = info.skill ? loadSkills(info.skill, facts).then((skills) => void (served.skills = skills)) : Promise.resolve();

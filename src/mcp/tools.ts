@@ -5,11 +5,10 @@
  * directories read such wording as prompt injection, so guidance goes in the server's instructions.
  */
 import type * as v from 'valibot';
-import { listed, neverReturnedPhrase } from '../facts/product-rules.ts';
-import { legacyFlagOf, ProductFacts, servedSchemas, type Product, type ResourceKind } from '../facts/schema.ts';
-import { ListResourcesInput, NoInput, ResourceList } from './schemas.ts';
+import { legacyFlagOf, listed, neverReturnedPhrase } from '../facts/product-rules.ts';
+import type { Shapes } from '../contract/shapes.ts';
+import type { Product, ResourceKind } from '../facts/schema.ts';
 import type { Library } from './documents.ts';
-import { fetchOutputSchema, FetchInput, SearchInput, SearchOutput } from './schemas.ts';
 
 export interface ToolContext {
   facts: Product;
@@ -20,9 +19,10 @@ export interface Tool {
   name: string;
   title: string;
   description: (facts: Product) => string;
-  input: v.GenericSchema;
+  /** The input schema, picked from the shapes by what describes the tool (a start builds no schema). */
+  input: (shapes: Shapes) => v.GenericSchema;
   /** The output schema for these facts (a start option's fields are as these facts give them). */
-  output: (facts: Product) => v.GenericSchema;
+  output: (shapes: Shapes, facts: Product) => v.GenericSchema;
   /** The structured result; a thrown Error becomes a result with `isError: true` carrying its message. */
   answer: (context: ToolContext, args: Record<string, unknown>) => Record<string, unknown>;
 }
@@ -54,8 +54,8 @@ export const TOOLS: Tool[] = [
         'what the product is and whether it fits a need. Takes no arguments.'
       );
     },
-    input: NoInput,
-    output: () => ProductFacts,
+    input: ({ mcp }) => mcp.NoInput,
+    output: ({ facts }) => facts.ProductFacts,
     answer: ({ facts }) => facts.product,
   },
   {
@@ -64,8 +64,8 @@ export const TOOLS: Tool[] = [
     description: ({ resources }) =>
       `Returns the canonical public resources (${listed([...new Set(resources.map((resource) => KIND_WORDS[resource.kind]))], 'and')}), ` +
       'each with a URL and what it is for; the optional `kind` narrows the list to one kind. Useful for linking to the right official page.',
-    input: ListResourcesInput,
-    output: () => ResourceList,
+    input: ({ mcp }) => mcp.ListResourcesInput,
+    output: ({ mcp }) => mcp.ResourceList,
     answer: ({ facts }, { kind }) => ({ resources: kind ? facts.resources.filter((resource) => resource.kind === kind) : facts.resources }),
   },
   {
@@ -79,8 +79,8 @@ export const TOOLS: Tool[] = [
         `${actions ? `, true for ${listed(actions, 'and')}` : ''}). Useful for answering how to get started.`
       );
     },
-    input: NoInput,
-    output: (facts) => servedSchemas(facts).StartOptionList,
+    input: ({ mcp }) => mcp.NoInput,
+    output: (shapes, facts) => shapes.facts.servedSchemas(facts).StartOptionList,
     answer: ({ facts }) => ({ startOptions: facts.startOptions }),
   },
   {
@@ -91,8 +91,8 @@ export const TOOLS: Tool[] = [
       'resources and the start options) as `{"results": [{"id", "title", "url"}]}`, best match first: query words ' +
       'found in the title rank before words found only in the text. An empty list means nothing matched. Each id ' +
       'can be passed to fetch.',
-    input: SearchInput,
-    output: () => SearchOutput,
+    input: ({ mcp }) => mcp.SearchInput,
+    output: ({ mcp }) => mcp.SearchOutput,
     answer: ({ library }, { query }) => library.search(query as string),
   },
   {
@@ -101,8 +101,8 @@ export const TOOLS: Tool[] = [
     description: () =>
       'Returns one document found by search, by its id, as `{"id", "title", "text", "url", "metadata"}`: the text ' +
       'is Markdown and the url the canonical page to cite. An unknown id gives an error result naming it.',
-    input: FetchInput,
-    output: (facts) => fetchOutputSchema(legacyFlagOf(facts) !== 'absent'),
+    input: ({ mcp }) => mcp.FetchInput,
+    output: ({ mcp }, facts) => mcp.fetchOutputSchema(legacyFlagOf(facts) !== 'absent'),
     answer: ({ library }, { id }) => {
       const document = library.find(id as string);
       if (!document) throw new Error(`No document has the id ${JSON.stringify(id)}. Ids come from search results, e.g. "overview".`);

@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { describeTools, mcpMarkdown, type McpPromptDoc } from '../../src/docs/mcp-markdown.ts';
 import { describeResources } from '../../src/mcp/resources.ts';
 import { TOOLS } from '../../src/mcp/tools.ts';
+import * as shapes from '../../src/contract/shapes.ts';
 import { MCP_PROTOCOL_VERSIONS } from '../../src/mcp/versions.ts';
 import { BASE, sampleFacts } from '../support/handler.ts';
 
@@ -46,8 +47,8 @@ describe('mcpMarkdown', () => {
     TOOLS.forEach((tool, index) => {
       expect(markdown).toContain(`##### \`${tool.name}\`: ${tool.title}`);
       expect(markdown).toContain(tool.description(facts).replace(/\s+/g, ' '));
-      expect(blocks[2 * index]).toEqual(toJsonSchema(tool.input, { target: 'draft-2020-12' }));
-      expect(blocks[2 * index + 1]).toEqual(toJsonSchema(tool.output(facts), { target: 'draft-2020-12' }));
+      expect(blocks[2 * index]).toEqual(toJsonSchema(tool.input(shapes), { target: 'draft-2020-12' }));
+      expect(blocks[2 * index + 1]).toEqual(toJsonSchema(tool.output(shapes, facts), { target: 'draft-2020-12' }));
     });
   });
 

@@ -1,8 +1,8 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkedSample } from '../../scripts/bundle.mjs';
+import { bundle, checkedSample } from '../../scripts/bundle.mjs';
 import { checkFacts } from '../../src/facts/check.ts';
 import sampleFacts from '../../src/facts/sample-facts.json' with { type: 'json' };
 
@@ -16,4 +16,40 @@ describe('the shipped sample in the start-up bundles', () => {
     writeFileSync(file, JSON.stringify({ ...sampleFacts, resources: [] }));
     await expect(checkedSample(file)).rejects.toThrow(/resources.*at least one/s);
   });
+});
+
+/** The files a bundle loads before it runs: itself and every chunk it imports statically, transitively. */
+function staticGraph(dir: string, file: string, seen = new Set<string>()): Set<string> {
+  if (seen.has(file)) return seen;
+  seen.add(file);
+  const text = readFileSync(join(dir, file), 'utf8');
+  for (const [, imported] of text.matchAll(/(?:import|export)\s*(?:[^"();]*?from\s*)?"\.\/([^"]+)"/g)) staticGraph(dir, imported!, seen);
+  return seen;
+}
+
+describe('what a start-up bundle loads before it serves', () => {
+  // Text found only in each group of schemas, the check of a facts file and the JSON Schema conversion.
+  const LOADED_ON_USE = {
+    'the facts schemas': 'Reviewed facts about the product.',
+    'the REST answer schemas': 'Service status. "degraded" still answers every request',
+    'the discovery schemas': 'The API reference page (HTML): Swagger UI rendering',
+    'the MCP schemas': 'A JSON-RPC batch: up to',
+    'the facts check': 'was refused:',
+    'the OpenAPI document builder': 'A dependency is down and the service fails closed',
+  };
+
+  it('holds no schema, no facts check and no OpenAPI builder: the first document that needs them loads them', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bundles-'));
+    await bundle(dir);
+    const everything = readdirSync(dir)
+      .map((file) => readFileSync(join(dir, file), 'utf8'))
+      .join('\n');
+    for (const entry of ['bun.js', 'node.js', 'deno.js']) {
+      const loaded = [...staticGraph(dir, entry)].map((file) => readFileSync(join(dir, file), 'utf8')).join('\n');
+      for (const [what, text] of Object.entries(LOADED_ON_USE)) {
+        expect(everything, `${what} are bundled`).toContain(text);
+        expect(loaded.includes(text), `${entry} loads ${what} at start`).toBe(false);
+      }
+    }
+  }, 60_000);
 });
