@@ -6,24 +6,71 @@
  */
 import type { HeaderRecord } from './headers.ts';
 
+/**
+ * The headers of an answer as Bun builds them fastest: the fixed ones as a `Headers` made once, and
+ * this request's own. A `Response` made from them copies the template once and sets the rest on its
+ * own headers (a `Headers` copied first and handed to `Response` would be copied twice).
+ */
+export class TemplateHeaders {
+  constructor(
+    readonly template: Headers,
+    readonly extra: HeaderRecord,
+  ) {}
+}
+
 export class Answer {
+  #headers: HeaderRecord | Headers;
+  /** Set while the headers are a template and this request's own (`#headers`), until they are read whole. */
+  #template: Headers | undefined;
+
   constructor(
     readonly status: number,
-    /** A record, or a `Headers` copied from a template (Bun, see `headerBuilder`). */
-    public headers: HeaderRecord | Headers,
+    /** A record (Node, Deno, Workers), or a template with this request's own headers (Bun, see `headerBuilder`). */
+    headers: HeaderRecord | Headers | TemplateHeaders,
     /** Null for a HEAD, a 304 or a 204. */
     readonly body: Uint8Array<ArrayBuffer> | null,
-  ) {}
+  ) {
+    if (headers instanceof TemplateHeaders) {
+      this.#template = headers.template;
+      this.#headers = headers.extra;
+    } else this.#headers = headers;
+  }
+
+  /** Every header of the answer (a template is copied with this request's own set on it, once). */
+  get headers(): HeaderRecord | Headers {
+    const template = this.#template;
+    if (template) {
+      const headers = new Headers(template);
+      const own = this.#headers as HeaderRecord;
+      for (const name in own) headers.set(name, own[name]!);
+      this.#headers = headers;
+      this.#template = undefined;
+    }
+    return this.#headers;
+  }
 
   /** Sets one header as `Response.headers.set` would (its names then lower-cased, as a `Headers` keeps them). */
   set(name: string, value: string): void {
-    if (!(this.headers instanceof Headers)) this.headers = new Headers(this.headers);
-    this.headers.set(name, value);
+    if (this.#template) {
+      this.#headers = { ...(this.#headers as HeaderRecord), [name]: value };
+      return;
+    }
+    if (!(this.#headers instanceof Headers)) this.#headers = new Headers(this.#headers);
+    this.#headers.set(name, value);
+  }
+
+  /** The fetch `Response`: from a template, the response copies it and this request's headers are set on its own. */
+  toResponse(): Response {
+    const template = this.#template;
+    if (!template) return new Response(this.body, { status: this.status, headers: this.#headers });
+    const response = new Response(this.body, { status: this.status, headers: template });
+    const own = this.#headers as HeaderRecord;
+    for (const name in own) response.headers.set(name, own[name]!);
+    return response;
   }
 }
 
 /** What `answer` gives: a prepared answer, or a `Response` made for this request alone (the MCP endpoint's). */
 export type Answered = Answer | Response;
 
-export const toResponse = (answered: Answered): Response =>
-  answered instanceof Answer ? new Response(answered.body, { status: answered.status, headers: answered.headers }) : answered;
+export const toResponse = (answered: Answered): Response => (answered instanceof Answer ? answered.toResponse() : answered);

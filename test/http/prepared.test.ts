@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { toResponse } from '../../src/http/answer.ts';
+import { Answer, toResponse } from '../../src/http/answer.ts';
 import { headerBuilder, pathOf, prepareDocument, prepareFixed, respond as answer, type HeaderAssembly } from '../../src/http/prepared.ts';
 
 /** The prepared answer as the fetch face sends it. */
@@ -126,17 +126,32 @@ describe('prepareFixed', () => {
 });
 
 describe('headerBuilder', () => {
-  it.each<HeaderAssembly>(['record', 'template'])('puts the same headers together as a %s, the per-request ones overriding', (assembly) => {
-    const build = headerBuilder({ A: '1', B: '2' }, assembly);
-    const headers = new Headers(build({ B: '3', C: '4' }));
-    expect([...headers]).toEqual([
-      ['a', '1'],
-      ['b', '3'],
-      ['c', '4'],
-    ]);
-    // The fixed part is not changed by a request.
-    expect(new Headers(build({})).get('b')).toBe('2');
-  });
+  it.each<HeaderAssembly>(['record', 'template'])(
+    'puts the same headers together as a %s, the per-request ones overriding, read from the answer or its Response',
+    (assembly) => {
+      const build = headerBuilder({ A: '1', B: '2' }, assembly);
+      const expected = [
+        ['a', '1'],
+        ['b', '3'],
+        ['c', '4'],
+      ];
+      expect([...new Headers(new Answer(200, build({ B: '3', C: '4' }), null).headers)]).toEqual(expected);
+      expect([...new Answer(200, build({ B: '3', C: '4' }), null).toResponse().headers]).toEqual(expected);
+      // A header set later (Server-Timing) overrides or joins them, read either way.
+      const timed = new Answer(200, build({ B: '3' }), null);
+      timed.set('B', '5');
+      timed.set('Server-Timing', 'total;dur=1');
+      const later = [
+        ['a', '1'],
+        ['b', '5'],
+        ['server-timing', 'total;dur=1'],
+      ];
+      expect([...timed.toResponse().headers]).toEqual(later);
+      expect([...new Headers(timed.headers)]).toEqual(later);
+      // The fixed part is not changed by a request.
+      expect(new Answer(200, build({}), null).toResponse().headers.get('b')).toBe('2');
+    },
+  );
 });
 
 describe('pathOf', () => {
