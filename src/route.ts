@@ -4,7 +4,6 @@
  */
 import type * as v from 'valibot';
 import type { DeprecationNotice } from './contract/deprecation.ts';
-import type { BodyOf } from './contract/shapes.ts';
 import type { ProblemCode } from './contract/schemas.ts';
 import type { Product } from './facts/schema.ts';
 
@@ -71,6 +70,15 @@ export interface SkillFile {
   text: string;
   digest: string;
 }
+
+/**
+ * The valibot schemas a body's schema is picked from, one namespace per group: declared empty here and
+ * filled in by contract/shapes.ts, which holds them, so that what a route declares imports no schema.
+ */
+export interface Shapes {}
+
+/** A body's schema, picked from the shapes when a document describes it: a start builds none. */
+export type BodyOf = (shapes: Shapes) => v.GenericSchema;
 
 /** Builds a document's body (a JSON value, or text served as is) once per set of facts; a promise of it where the builder loads what only that document needs. */
 export type Builder = (context: BuildContext, params: Record<string, string>) => unknown;

@@ -14,7 +14,7 @@ import { ROOT } from './support/entries.ts';
 const LAYERS: readonly (readonly string[])[] = [
   ['util/**'],
   ['facts/**', 'agents/**'],
-  ['contract/schemas.ts', 'contract/deprecation.ts'],
+  ['contract/schemas.ts', 'contract/problem-codes.ts', 'contract/deprecation.ts'],
   ['route.ts'],
   ['contract/problems.ts', 'facts/json-schema.ts', 'discovery/**', 'docs/**'],
   ['http/**'],

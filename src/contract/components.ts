@@ -9,7 +9,7 @@ import { JsonRpcBatch, JsonRpcBatchResponse, JsonRpcMessage } from '../mcp/schem
 import type { Route } from '../route.ts';
 import { servedSchemas, type Product } from '../facts/schema.ts';
 import { Problem } from './schemas.ts';
-import * as shapes from './shapes.ts';
+import { shapes } from './shapes.ts';
 
 /** What the document names besides the routes' bodies: the MCP request bodies and the problem body of every refusal. */
 const NAMED_BY_THE_DOCUMENT: readonly v.GenericSchema[] = [Problem, JsonRpcMessage, JsonRpcBatch, JsonRpcBatchResponse];

@@ -18,7 +18,7 @@ import { rulesParagraph } from '../facts/product-rules.ts';
 import { allowOf, isV1Path, MCP_PATH, OPENAPI_PATH, pathsOf, type BuildContext, type Route } from '../route.ts';
 import { schemaComponents } from './components.ts';
 import * as answers from './schemas.ts';
-import * as shapes from './shapes.ts';
+import { shapes } from './shapes.ts';
 import type { ProblemCode } from './schemas.ts';
 
 const nameOf = (schema: v.GenericSchema) => v.getTitle(schema as v.SchemaWithPipe<[v.GenericSchema, v.TitleAction<unknown, string>]>)!;
@@ -129,7 +129,7 @@ function mcpGuide({ base, facts }: BuildContext): string {
   return mcpMarkdown({
     base,
     protocolVersions: MCP_PROTOCOL_VERSIONS,
-    tools: describeTools(TOOLS, facts),
+    tools: describeTools(TOOLS, facts, shapes),
     resources,
     prompts: listedPrompts(),
   });

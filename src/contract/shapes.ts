@@ -1,18 +1,22 @@
 /**
- * @module Every valibot schema a served body or an MCP tool is described by, one namespace per group.
- * The route table and the tools name their schemas through it (`BodyOf`, `Tool.input`), so the
- * schemas are built only by what describes the bodies (the OpenAPI document, the facts file's JSON
- * Schema, the MCP server), loaded when first needed: a start builds none of them.
+ * @module Every valibot schema a served body is described by, one namespace per group. The route
+ * table names a body's schema through them (route.ts `BodyOf`), so the schemas are built only by what
+ * describes the bodies (the OpenAPI document and its components), loaded when first needed: a start
+ * builds none of them. route.ts declares `Shapes` empty and this module fills it in, so that what a
+ * route declares imports no schema.
  */
-import type * as v from 'valibot';
+import * as facts from '../facts/schema.ts';
+import * as answers from './schemas.ts';
+import * as discovery from '../discovery/schemas.ts';
+import * as mcp from '../mcp/schemas.ts';
 
-export * as facts from '../facts/schema.ts';
-export * as answers from './schemas.ts';
-export * as discovery from '../discovery/schemas.ts';
-export * as mcp from '../mcp/schemas.ts';
+export const shapes = { facts, answers, discovery, mcp };
 
-/** The namespaces above, handed to whatever picks a schema from them. */
-export type Shapes = typeof import('./shapes.ts');
-
-/** A body's schema, picked from the shapes when a document describes it. */
-export type BodyOf = (shapes: Shapes) => v.GenericSchema;
+declare module '../route.ts' {
+  interface Shapes {
+    facts: typeof facts;
+    answers: typeof answers;
+    discovery: typeof discovery;
+    mcp: typeof mcp;
+  }
+}

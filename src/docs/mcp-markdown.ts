@@ -7,8 +7,6 @@
 import { toJsonSchema } from '@valibot/to-json-schema';
 import type * as v from 'valibot';
 import { MCP_PATH } from '../route.ts';
-import * as shapes from '../contract/shapes.ts';
-import type { Shapes } from '../contract/shapes.ts';
 import type { Product } from '../facts/schema.ts';
 import { inline } from '../util/text.ts';
 
@@ -63,7 +61,7 @@ export interface McpDocsInput {
 const SERVER_KEY = 'product-discovery';
 
 /** The tool definitions as `tools/list` shows them: descriptions for these facts, JSON Schema 2020-12. */
-export function describeTools(
+export function describeTools<Shapes>(
   tools: readonly {
     name: string;
     title: string;
@@ -72,6 +70,8 @@ export function describeTools(
     output: (shapes: Shapes, facts: Product) => v.GenericSchema;
   }[],
   facts: Product,
+  /** What the tools pick their schemas from. */
+  shapes: Shapes,
 ): McpToolDoc[] {
   const schema = (s: v.GenericSchema) => toJsonSchema(s, { target: 'draft-2020-12' }) as JsonSchema;
   return tools.map((tool) => ({

@@ -5,7 +5,7 @@
  */
 import * as v from 'valibot';
 import type * as Stated from './types.ts';
-import { legacyFlagOf, type LegacyFlag } from './product-rules.ts';
+import { legacyFlagOf, type LegacyFlag } from './legacy-flag.ts';
 
 export { legacyFlagOf, type LegacyFlag };
 

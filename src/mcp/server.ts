@@ -31,7 +31,11 @@ import { createLibrary, type Library } from './documents.ts';
 import { PROMPTS } from './prompts.ts';
 import type { McpResource } from './resources.ts';
 import { TOOLS } from './tools.ts';
-import * as shapes from '../contract/shapes.ts';
+import * as factsSchemas from '../facts/schema.ts';
+import * as mcpSchemas from './schemas.ts';
+import type { ToolShapes } from './tools.ts';
+
+const shapes: ToolShapes = { facts: factsSchemas, mcp: mcpSchemas };
 import { MCP_PROTOCOL_VERSIONS } from './versions.ts';
 
 const READ_ONLY: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };

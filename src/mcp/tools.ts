@@ -5,10 +5,18 @@
  * directories read such wording as prompt injection, so guidance goes in the server's instructions.
  */
 import type * as v from 'valibot';
-import { legacyFlagOf, listed, neverReturnedPhrase } from '../facts/product-rules.ts';
-import type { Shapes } from '../contract/shapes.ts';
+import { legacyFlagOf } from '../facts/legacy-flag.ts';
+import { listed, neverReturnedPhrase } from '../facts/product-rules.ts';
+import type * as factsSchemas from '../facts/schema.ts';
+import type * as mcpSchemas from './schemas.ts';
 import type { Product, ResourceKind } from '../facts/schema.ts';
 import type { Library } from './documents.ts';
+
+/** The schemas a tool's input and output are picked from (by the MCP server and the docs), so that naming them builds none. */
+export interface ToolShapes {
+  facts: typeof factsSchemas;
+  mcp: typeof mcpSchemas;
+}
 
 export interface ToolContext {
   facts: Product;
@@ -20,9 +28,9 @@ export interface Tool {
   title: string;
   description: (facts: Product) => string;
   /** The input schema, picked from the shapes by what describes the tool (a start builds no schema). */
-  input: (shapes: Shapes) => v.GenericSchema;
+  input: (shapes: ToolShapes) => v.GenericSchema;
   /** The output schema for these facts (a start option's fields are as these facts give them). */
-  output: (shapes: Shapes, facts: Product) => v.GenericSchema;
+  output: (shapes: ToolShapes, facts: Product) => v.GenericSchema;
   /** The structured result; a thrown Error becomes a result with `isError: true` carrying its message. */
   answer: (context: ToolContext, args: Record<string, unknown>) => Record<string, unknown>;
 }

@@ -2,7 +2,7 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { componentsOf, schemaComponents } from '../../src/contract/components.ts';
-import * as shapes from '../../src/contract/shapes.ts';
+import { shapes } from '../../src/contract/shapes.ts';
 import { ROUTES } from '../../src/routes.ts';
 import { sampleFacts } from '../support/handler.ts';
 

@@ -9,12 +9,12 @@ import { describe, expect, it } from 'vitest';
 import { describeTools, mcpMarkdown, type McpPromptDoc } from '../../src/docs/mcp-markdown.ts';
 import { describeResources } from '../../src/mcp/resources.ts';
 import { TOOLS } from '../../src/mcp/tools.ts';
-import * as shapes from '../../src/contract/shapes.ts';
+import { shapes } from '../../src/contract/shapes.ts';
 import { MCP_PROTOCOL_VERSIONS } from '../../src/mcp/versions.ts';
 import { BASE, sampleFacts } from '../support/handler.ts';
 
 const facts = sampleFacts();
-const tools = describeTools(TOOLS, facts);
+const tools = describeTools(TOOLS, facts, shapes);
 const resources = describeResources(BASE, facts, () => new Uint8Array());
 const prompts: McpPromptDoc[] = [
   { name: 'explain_product', title: 'Explain the product', description: 'What the product is for.' },
