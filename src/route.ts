@@ -75,6 +75,7 @@ export interface SkillFile {
  * The valibot schemas a body's schema is picked from, one namespace per group: declared empty here and
  * filled in by contract/shapes.ts, which holds them, so that what a route declares imports no schema.
  */
+// biome-ignore lint/suspicious/noEmptyInterface: an interface, so that contract/shapes.ts can fill it in (module augmentation).
 export interface Shapes {}
 
 /** A body's schema, picked from the shapes when a document describes it: a start builds none. */
