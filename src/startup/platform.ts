@@ -120,9 +120,12 @@ export async function platformHandler(env: Env, platform: Platform): Promise<Han
     if (!publicBaseUrl) throw baseUrlUnset(platform);
     if (!env.PUBLIC_BASE_URL && typeof publicBaseUrl === 'string') checkDeploymentUrl(publicBaseUrl, platform.deploymentVariable?.(env));
     const options = loadConfig({ ...env, PUBLIC_BASE_URL: typeof publicBaseUrl === 'string' ? publicBaseUrl : undefined });
-    const facts = await readFacts(options.factsFile, (path) => readFile(path, 'utf8'));
     // A store this runtime cannot use, or a table that does not exist, refused naming its variable.
-    const rateLimit = await withStoreOpened(options.rateLimit, STORE_VARIABLES);
+    // Its start-up call is under way while the facts are read; a refused facts file is still named first.
+    const opening = withStoreOpened(options.rateLimit, STORE_VARIABLES);
+    opening.catch(() => {});
+    const facts = await readFacts(options.factsFile, (path) => readFile(path, 'utf8'));
+    const rateLimit = await opening;
     const handler = await createHandler({ ...options, rateLimit, publicBaseUrl: await publicBaseUrl, facts });
     platform.started?.(facts, await publicBaseUrl);
     return handler;

@@ -20,6 +20,9 @@ export const INCREMENT_WINDOWS_SCRIPT =
   "local totals = {} for i, key in ipairs(KEYS) do local by = tonumber(ARGV[2 * i - 1]) local n = redis.call('INCRBY', key, by) " +
   "if n == by then redis.call('PEXPIRE', key, ARGV[2 * i]) end totals[i] = n end return totals";
 
+/** The script's SHA-1, as EVALSHA names it (written out, so no start computes it; test/ratelimit/stores/redis-script.test.ts checks it). */
+export const INCREMENT_WINDOWS_SHA1 = '89768802de3923ce5d744f62f413f3fb964f9c00';
+
 /**
  * The increments of one script call, each key once with how many requests it counts: a batch of 32
  * requests of one client is one INCRBY of 32, not 32 INCRs, nor 32 keys and 32 counts on the wire.

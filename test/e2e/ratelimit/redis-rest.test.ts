@@ -45,6 +45,25 @@ describe('the store over REST', () => {
     expect(store).toMatchObject({ kind: 'redis', redisMode: 'rest' });
   });
 
+  it('starts with one call that loads the script, so the first count is one EVALSHA that finds it', async () => {
+    // A server whose script cache is empty, as a new or restarted one.
+    expect((await rest.command('SCRIPT', 'FLUSH')).result).toBe('OK');
+    expect((await rest.command('CONFIG', 'RESETSTAT')).result).toBe('OK');
+    const store = await createRedisRestStore({ url: rest.url, token: rest.token }, { keyPrefix: 'first' });
+    expect(await store.increment('a', 0, 60_000)).toBe(1);
+    const stats = String((await rest.command('INFO', 'commandstats')).result);
+    const commands = [...stats.matchAll(/cmdstat_([\w|]+):calls=(\d+).*?failed_calls=(\d+)/g)]
+      .filter(([, name]) => !['config|resetstat', 'info'].includes(name!))
+      .map(([, name, calls, failed]) => `${name} ${calls} (${failed} failed)`);
+    // The script's own INCRBY and PEXPIRE count as commands too.
+    expect(commands.toSorted()).toEqual([
+      'evalsha 1 (0 failed)',
+      'incrby 1 (0 failed)',
+      'pexpire 1 (0 failed)',
+      'script|load 1 (0 failed)',
+    ]);
+  });
+
   it('refuses a token the server refuses, or a URL that is no REST server, naming the setting', async () => {
     const names = { url: 'KV_REST_API_URL', token: 'KV_REST_API_TOKEN' };
     const refused = createRedisRestStore({ url: rest.url, token: 'wrong', names });
@@ -53,7 +72,7 @@ describe('the store over REST', () => {
       /^Invalid configuration:\n {2}KV_REST_API_TOKEN: the Redis REST server at http:\/\/127\.0\.0\.1:\d+ refused the token \(HTTP 401\)/,
     );
     await expect(createRedisRestStore({ url: `${rest.url}/elsewhere`, token: rest.token, names })).rejects.toThrow(
-      /KV_REST_API_URL: http:\/\/127\.0\.0\.1:\d+ did not answer as a Redis REST server \(POST \/ with \["PING"\] got HTTP 404\)/,
+      /KV_REST_API_URL: http:\/\/127\.0\.0\.1:\d+ did not answer as a Redis REST server \(POST \/ with SCRIPT LOAD got HTTP 404\)/,
     );
     // Nothing listening is an outage, not a mistake: start-up goes on and the failure policy applies.
     const store = await createRedisRestStore({ url: `http://127.0.0.1:${await freePort()}`, token: 't' });
