@@ -6,7 +6,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { factsJsonSchema } from '../src/facts/json-schema.ts';
+import { factsJsonSchema } from '../src/api/facts-json-schema.ts';
 
 const out = resolve(process.argv[2] ?? resolve(import.meta.dirname, '../dist/schemas/facts.json'));
 mkdirSync(resolve(out, '..'), { recursive: true });

@@ -73,9 +73,9 @@ export interface SkillFile {
 
 /**
  * The valibot schemas a body's schema is picked from, one namespace per group: declared empty here and
- * filled in by contract/shapes.ts, which holds them, so that what a route declares imports no schema.
+ * filled in by api/shapes.ts, which holds them, so that what a route declares imports no schema.
  */
-// biome-ignore lint/suspicious/noEmptyInterface: an interface, so that contract/shapes.ts can fill it in (module augmentation).
+// biome-ignore lint/suspicious/noEmptyInterface: an interface, so that api/shapes.ts can fill it in (module augmentation).
 export interface Shapes {}
 
 /** A body's schema, picked from the shapes when a document describes it: a start builds none. */

@@ -4,7 +4,7 @@
  * media types, cache policy and links, whether it is counted, and its operation text and schema.
  * Dispatch, `Allow`, the response headers, the OpenAPI document and `isServedPath` all read it.
  */
-import { buildApiIndex } from './contract/api-index.ts';
+import { buildApiIndex } from './api/api-index.ts';
 import { buildAiCatalog } from './discovery/ai-catalog.ts';
 import { buildApiCatalog } from './discovery/catalog.ts';
 import { buildJsonLd } from './discovery/jsonld.ts';
@@ -136,7 +136,7 @@ export const ROUTES: Route[] = [
     path: OPENAPI_PATH,
     methods: GET,
     // Loaded when the document is first built: a start never evaluates what turns schemas into JSON Schema.
-    answer: async (context) => (await import('./contract/openapi.ts')).buildOpenApi(context, servedRoutes(context), ROUTES),
+    answer: async (context) => (await import('./api/openapi.ts')).buildOpenApi(context, servedRoutes(context), ROUTES),
     operationId: 'getOpenApi',
     summary: 'OpenAPI document',
     description: 'This document: the authoritative contract. Sent gzip-coded when the client accepts it.',
@@ -161,7 +161,7 @@ export const ROUTES: Route[] = [
   {
     path: FACTS_SCHEMA_PATH,
     methods: GET,
-    answer: async ({ base, facts }) => (await import('./facts/json-schema.ts')).factsJsonSchema(base, facts),
+    answer: async ({ base, facts }) => (await import('./api/facts-json-schema.ts')).factsJsonSchema(base, facts),
     operationId: 'getFactsSchema',
     summary: 'JSON Schema of the facts file',
     description:

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import pkg from '../package.json' with { type: 'json' };
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { factsJsonSchema } from '../src/facts/json-schema.ts';
+import { factsJsonSchema } from '../src/api/facts-json-schema.ts';
 import type { Handler } from '../src/handler.ts';
 import { DOCS_ASSETS } from '../src/docs/assets.ts';
 import { DOCS_ASSET_TEXT } from '../src/docs/generated/bodies.ts';

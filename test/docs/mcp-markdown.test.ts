@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { describeTools, mcpMarkdown, type McpPromptDoc } from '../../src/docs/mcp-markdown.ts';
 import { describeResources } from '../../src/mcp/resources.ts';
 import { TOOLS } from '../../src/mcp/tools.ts';
-import { shapes } from '../../src/contract/shapes.ts';
+import { shapes } from '../../src/api/shapes.ts';
 import { MCP_PROTOCOL_VERSIONS } from '../../src/mcp/versions.ts';
 import { BASE, sampleFacts } from '../support/handler.ts';
 

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { factsJsonSchema } from '../../src/facts/json-schema.ts';
+import { factsJsonSchema } from '../../src/api/facts-json-schema.ts';
 import { send } from '../support/e2e.ts';
 import { ROOT } from '../support/entries.ts';
 import pkg from '../../package.json' with { type: 'json' };

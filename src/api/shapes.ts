@@ -6,7 +6,7 @@
  * route declares imports no schema.
  */
 import * as facts from '../facts/schema.ts';
-import * as answers from './schemas.ts';
+import * as answers from '../contract/schemas.ts';
 import * as discovery from '../discovery/schemas.ts';
 import * as mcp from '../mcp/schemas.ts';
 

@@ -8,7 +8,7 @@ import { toJsonSchemaDefs } from '@valibot/to-json-schema';
 import { JsonRpcBatch, JsonRpcBatchResponse, JsonRpcMessage } from '../mcp/schemas.ts';
 import type { Route } from '../route.ts';
 import { servedSchemas, type Product } from '../facts/schema.ts';
-import { Problem } from './schemas.ts';
+import { Problem } from '../contract/schemas.ts';
 import { shapes } from './shapes.ts';
 
 /** What the document names besides the routes' bodies: the MCP request bodies and the problem body of every refusal. */

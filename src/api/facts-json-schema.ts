@@ -6,7 +6,7 @@
  */
 import { toJsonSchema, type JsonSchema } from '@valibot/to-json-schema';
 import { FACTS_SCHEMA_PATH } from '../route.ts';
-import { FactsFile, servedSchemas, type Product } from './schema.ts';
+import { FactsFile, servedSchemas, type Product } from '../facts/schema.ts';
 
 /**
  * The JSON Schema of the facts file; with `base`, its `$id` is where that service serves it. With `facts`,

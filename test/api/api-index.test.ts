@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
-import { buildApiIndex } from '../../src/contract/api-index.ts';
+import { buildApiIndex } from '../../src/api/api-index.ts';
 import { deprecationNotice } from '../../src/contract/deprecation.ts';
 import { TOOL_NAMES } from '../../src/mcp/tools.ts';
 import { MCP_PROTOCOL_VERSIONS } from '../../src/mcp/versions.ts';

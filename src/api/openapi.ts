@@ -13,13 +13,13 @@ import { JsonRpcBatch, JsonRpcBatchResponse, JsonRpcMessage, MAX_BATCH_MESSAGES 
 import { TOOLS } from '../mcp/tools.ts';
 import { BATCH_REVISION, MCP_PROTOCOL_VERSIONS } from '../mcp/versions.ts';
 import { RATE_LIMITED_CODE } from '../mcp/over-quota.ts';
-import { exceededMembers, problemBody, problemDescription, type ProblemMembers } from './problems.ts';
+import { exceededMembers, problemBody, problemDescription, type ProblemMembers } from '../contract/problems.ts';
 import { rulesParagraph } from '../facts/product-rules.ts';
 import { allowOf, isV1Path, MCP_PATH, OPENAPI_PATH, pathsOf, type BuildContext, type Route } from '../route.ts';
 import { schemaComponents } from './components.ts';
-import * as answers from './schemas.ts';
+import * as answers from '../contract/schemas.ts';
 import { shapes } from './shapes.ts';
-import type { ProblemCode } from './schemas.ts';
+import type { ProblemCode } from '../contract/schemas.ts';
 
 const nameOf = (schema: v.GenericSchema) => v.getTitle(schema as v.SchemaWithPipe<[v.GenericSchema, v.TitleAction<unknown, string>]>)!;
 const ref = (schema: v.GenericSchema) => ({ $ref: `#/components/schemas/${nameOf(schema)}` });

@@ -7,7 +7,7 @@ import addFormatsModule from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import { StartupError } from '../../src/util/startup-error.ts';
 import { checkFacts } from '../../src/facts/check.ts';
-import { factsJsonSchema } from '../../src/facts/json-schema.ts';
+import { factsJsonSchema } from '../../src/api/facts-json-schema.ts';
 import sample from '../../src/facts/sample-facts.json' with { type: 'json' };
 
 const addFormats = (addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule;

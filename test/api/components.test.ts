@@ -1,8 +1,8 @@
 /** The OpenAPI components, derived from the route table: every body and the named shapes inside it. */
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
-import { componentsOf, schemaComponents } from '../../src/contract/components.ts';
-import { shapes } from '../../src/contract/shapes.ts';
+import { componentsOf, schemaComponents } from '../../src/api/components.ts';
+import { shapes } from '../../src/api/shapes.ts';
 import { ROUTES } from '../../src/routes.ts';
 import { sampleFacts } from '../support/handler.ts';
 

@@ -14,7 +14,7 @@ import {
   SERVER_CARD_PATH,
   type BuildContext,
 } from '../route.ts';
-import type { ApiIndex } from './schemas.ts';
+import type { ApiIndex } from '../contract/schemas.ts';
 
 export function buildApiIndex({ base, facts, name, deprecation, docsPage }: BuildContext): ApiIndex {
   return {
