@@ -1,17 +1,16 @@
 /** The container's health probe, run as the image runs it (node on the module) against a real server on loopback. */
 import { execFile } from 'node:child_process';
-import { createServer, type Server } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ROOT } from '../support/entries.ts';
 import { freePort } from '../support/net.ts';
+import { listen, type Listening } from '../support/node-http.ts';
 
-let server: Server | undefined;
-afterEach(() => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())));
+let served: Listening | undefined;
+afterEach(() => served?.close());
 
 async function answering(status: number, body: string): Promise<number> {
-  server = createServer((_req, res) => res.writeHead(status, { 'content-type': 'application/json' }).end(body));
-  await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
-  return (server.address() as { port: number }).port;
+  served = await listen((_req, res) => res.writeHead(status, { 'content-type': 'application/json' }).end(body));
+  return served.port;
 }
 
 /** Runs the probe in its own process (the server in this one must keep answering meanwhile). */

@@ -4,12 +4,13 @@
  * the deadline, the refusal of a wrong token or URL), then two service processes sharing it under
  * 1,000 concurrent requests, the emulator stopped mid-burst, and a start-up refused naming the variable.
  */
-import { createServer } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRedisRestStore } from '../../../src/ratelimit/stores/redis-rest.ts';
+import { INCREMENT_WINDOWS_SHA1 } from '../../../src/ratelimit/stores/redis-script.ts';
 import { StartupError } from '../../../src/util/startup-error.ts';
 import { send } from '../../support/e2e.ts';
 import { freePort, sleep } from '../../support/net.ts';
+import { listen } from '../../support/node-http.ts';
 import { failedStart, startEntry, type RunningEntry, type RuntimeName } from '../../support/entries.ts';
 import { eventually } from '../../support/ratelimit.ts';
 import { startRedis, type RedisServer } from '../../support/redis.ts';
@@ -81,13 +82,12 @@ describe('the store over REST', () => {
 
   it('gives up on a server that does not answer after commandTimeoutMs, each call', async () => {
     let hang = false;
-    const silent = createServer((_request, response) => {
-      if (!hang) response.end('{"result":"PONG"}');
+    // Answers the start-up SCRIPT LOAD as a Redis REST server does, with the script's SHA-1, then nothing.
+    const silent = await listen((_request, response) => {
+      if (!hang) response.end(JSON.stringify({ result: INCREMENT_WINDOWS_SHA1 }));
     });
-    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
     try {
-      const url = `http://127.0.0.1:${(silent.address() as { port: number }).port}`;
-      const store = await createRedisRestStore({ url, token: 't' }, { commandTimeoutMs: 200 });
+      const store = await createRedisRestStore({ url: `http://127.0.0.1:${silent.port}`, token: 't' }, { commandTimeoutMs: 200 });
       hang = true;
       for (const call of [() => store.increment('c', 0, 1000), () => store.current('c', 0)]) {
         const started = performance.now();
@@ -95,8 +95,20 @@ describe('the store over REST', () => {
         expect(performance.now() - started).toBeLessThan(600);
       }
     } finally {
-      silent.closeAllConnections();
-      silent.close();
+      await silent.close();
+    }
+  });
+
+  it('refuses a read-only token at start, which the script load meets as NOPERM', async () => {
+    const readOnly = await listen((_request, response) =>
+      response.writeHead(400).end(JSON.stringify({ error: "NOPERM this user has no permissions to run the 'script|load' command" })),
+    );
+    try {
+      await expect(createRedisRestStore({ url: `http://127.0.0.1:${readOnly.port}`, token: 'read-only' }, {})).rejects.toThrow(
+        /refused the token \(NOPERM\).*read-write one/,
+      );
+    } finally {
+      await readOnly.close();
     }
   });
 });

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createServer, type AddressInfo } from 'node:net';
+import { listen } from '../../support/node-http.ts';
 import { makeHandler } from '../../support/handler.ts';
 import { freePort } from '../../support/net.ts';
 import { createDynamoDbStore } from '../../../src/ratelimit/stores/dynamodb.ts';
@@ -57,14 +57,13 @@ describe('the DynamoDB store', () => {
   });
 
   it('gives up on a DynamoDB that does not answer after the command timeout', async () => {
-    const silent = createServer(() => {});
-    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const silent = await listen(() => {});
     try {
       Object.assign(process.env, {
         AWS_REGION: 'eu-west-1',
         AWS_ACCESS_KEY_ID: 'local',
         AWS_SECRET_ACCESS_KEY: 'local',
-        AWS_ENDPOINT_URL_DYNAMODB: `http://127.0.0.1:${(silent.address() as AddressInfo).port}`,
+        AWS_ENDPOINT_URL_DYNAMODB: `http://127.0.0.1:${silent.port}`,
       });
       // The start-up read meets the same silence: an outage, which does not stop start-up.
       const store = await createDynamoDbStore('counters', { commandTimeoutMs: 100 });
@@ -73,7 +72,7 @@ describe('the DynamoDB store', () => {
       expect(performance.now() - started).toBeLessThan(1000);
       await store.close();
     } finally {
-      silent.close();
+      await silent.close();
     }
   });
 });
