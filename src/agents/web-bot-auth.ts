@@ -18,6 +18,7 @@ import {
   serializeInnerList,
   serializeItem,
 } from 'structured-headers';
+import { originOf } from './origin.ts';
 
 export const WEB_BOT_AUTH_TAG = 'web-bot-auth';
 /** Seconds a signer's clock may be ahead of or behind ours. */
@@ -129,14 +130,6 @@ function agentValue(headers: Headers, itemParams: Parameters): BareItem | undefi
   } catch {
     return undefined;
   }
-}
-
-/** The origin `https://host[:port]` a URI names, when it names nothing more (no path, query or user). */
-export function originOf(uri: string): string | undefined {
-  if (!URL.canParse(uri)) return undefined;
-  const url = new URL(uri);
-  if (url.username || url.password || url.search || url.hash || url.pathname !== '/') return undefined;
-  return url.protocol === 'https:' || url.protocol === 'http:' ? url.origin : undefined;
 }
 
 /** Whether `signature` over the message's signature base (RFC 9421 section 2.5) verifies with the Ed25519 `key`. */

@@ -9,7 +9,7 @@
 import * as v from 'valibot';
 import { StartupError } from '../util/startup-error.ts';
 import { contains, parseAddress, parseNetwork } from '../util/ipaddr.ts';
-import { originOf } from '../agents/web-bot-auth.ts';
+import { originOf } from '../agents/origin.ts';
 
 const whole = (what: string, min: number, max: number) =>
   v.pipe(
