@@ -10,6 +10,7 @@
 import type { Logger } from '../util/log.ts';
 import type { KeyLookup } from './web-bot-auth.ts';
 import { boundedText } from '../util/bounded.ts';
+import { within } from '../util/deadline.ts';
 
 export const DIRECTORY_PATH = '/.well-known/http-message-signatures-directory';
 export const DIRECTORY_MEDIA_TYPE = 'application/http-message-signatures-directory+json';
@@ -88,19 +89,13 @@ export function keyDirectory({ logger, now = () => Date.now() / 1000 }: Director
       entry.pending = { done: pending, since: at };
     }
     // Stale keys answer while the refresh is under way; with none usable, the request waits for it, never past its deadline.
-    if (!(entry.keys && at < entry.usableUntil) && entry.pending) await withinDeadline(entry.pending.done);
+    if (!(entry.keys && at < entry.usableUntil) && entry.pending) await within(PENDING_SECONDS * 1000, entry.pending.done).catch(() => {});
     return entry.keys && now() < entry.usableUntil ? entry.keys.get(keyid) : undefined;
   };
 }
 
 /** How long a refresh may be waited for: the fetch's own deadline, and a second to read the body. */
 const PENDING_SECONDS = DIRECTORY_LIMITS.fetchTimeoutMs / 1000 + 1;
-
-function withinDeadline(pending: Promise<void>): Promise<void> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const deadline = new Promise<void>((resolve) => (timer = setTimeout(resolve, PENDING_SECONDS * 1000)));
-  return Promise.race([pending, deadline]).finally(() => clearTimeout(timer));
-}
 
 /** `max-age` (or `s-maxage`) within the bounds; the bounds' least for `no-store` and `no-cache`. */
 export function freshSeconds(cacheControl: string | null): number {

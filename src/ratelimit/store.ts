@@ -1,9 +1,24 @@
 /** @module The interface every rate-limit counter store implements. */
+import { within } from '../util/deadline.ts';
 import type { RedisReach } from './stores/choice.ts';
 
 /** A store failure, worded for the health endpoint: the kind of failure, never a host, port, password or table's address. */
 export class StoreError extends Error {
   override name = 'StoreError';
+}
+
+/** `call()` within `timeoutMs`, any failure (a throw included) worded as a StoreError naming the store (`Deno KV`, `the Durable Object`). */
+export function boundedCall<T>(store: string, timeoutMs: number, call: () => Promise<T>): Promise<T> {
+  let answer: Promise<T>;
+  try {
+    answer = call();
+  } catch (error) {
+    answer = Promise.reject(error);
+  }
+  return within(timeoutMs, answer, () => new StoreError(`${store} did not answer within ${timeoutMs} ms`)).catch((error: unknown) => {
+    if (error instanceof StoreError) throw error;
+    throw new StoreError(`${store.replace(/^(?!the )/, 'the ')} call failed (${error instanceof Error ? error.name : 'unknown error'})`);
+  });
 }
 
 /** What a shared store may be given; each store reads the fields it uses and defaults the rest. */

@@ -14,7 +14,7 @@
  */
 import { invalidConfiguration, settingLine } from '../../util/startup-error.ts';
 import { coalesced } from './coalesce.ts';
-import { StoreError, type CounterStore, type StoreOptions } from '../store.ts';
+import { boundedCall, StoreError, type CounterStore, type StoreOptions } from '../store.ts';
 
 /** The part of Deno's KV API this store uses (declared here so the module compiles without Deno's types). */
 interface KvEntry {
@@ -76,7 +76,7 @@ export function kvStore(kv: Kv, { commandTimeoutMs = 1000 }: StoreOptions = {}):
 
   // Per key, one write at a time: the increments that arrive while it is out go together in the next.
   const increment = coalesced(async (key, windowStart, windowMs, n) => {
-    const before = await bounded(add(keyOf(key, windowStart), n, windowStart + windowMs + 1000), commandTimeoutMs);
+    const before = await boundedCall('Deno KV', commandTimeoutMs, () => add(keyOf(key, windowStart), n, windowStart + windowMs + 1000));
     return before + n;
   });
 
@@ -84,24 +84,11 @@ export function kvStore(kv: Kv, { commandTimeoutMs = 1000 }: StoreOptions = {}):
     kind: 'deno-kv',
     increment,
     current: (key, windowStart) =>
-      bounded(
+      boundedCall('Deno KV', commandTimeoutMs, () =>
         kv.get(keyOf(key, windowStart)).then(({ value }) => (typeof value === 'number' ? value : 0)),
-        commandTimeoutMs,
       ),
     async close() {
       kv.close();
     },
   };
-}
-
-function bounded<T>(call: Promise<T>, timeoutMs: number): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new StoreError(`Deno KV did not answer within ${timeoutMs} ms`)), timeoutMs);
-  });
-  const failed = call.catch((error: unknown) => {
-    if (error instanceof StoreError) throw error;
-    throw new StoreError(`the Deno KV call failed (${error instanceof Error ? error.name : 'unknown error'})`);
-  });
-  return Promise.race([failed, late]).finally(() => clearTimeout(timer));
 }

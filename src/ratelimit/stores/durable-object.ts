@@ -5,8 +5,7 @@
  */
 import type { DurableObjectNamespace } from '@cloudflare/workers-types/latest/index.ts';
 import { DurableObject } from 'cloudflare:workers';
-import { within } from '../../util/deadline.ts';
-import { StoreError, type CounterStore, type StoreOptions } from '../store.ts';
+import { boundedCall, type CounterStore, type StoreOptions } from '../store.ts';
 
 interface Window {
   start: number;
@@ -41,16 +40,9 @@ export function createDurableObjectStore(
   const counter = (key: string) => namespace.get(namespace.idFromName(key));
   return {
     kind: 'durable-object',
-    increment: (key, windowStart, windowMs) => bounded(() => counter(key).increment(windowStart, windowMs), commandTimeoutMs),
-    current: (key, windowStart) => bounded(() => counter(key).current(windowStart), commandTimeoutMs),
+    increment: (key, windowStart, windowMs) =>
+      boundedCall('the Durable Object', commandTimeoutMs, () => counter(key).increment(windowStart, windowMs)),
+    current: (key, windowStart) => boundedCall('the Durable Object', commandTimeoutMs, () => counter(key).current(windowStart)),
     async close() {},
   };
-}
-
-function bounded(call: () => Promise<number>, timeoutMs: number): Promise<number> {
-  const late = () => new StoreError(`the Durable Object did not answer within ${timeoutMs} ms`);
-  return within(timeoutMs, call(), late).catch((error: unknown) => {
-    if (error instanceof StoreError) throw error;
-    throw new StoreError(`the Durable Object call failed (${error instanceof Error ? error.name : 'unknown error'})`);
-  });
 }
