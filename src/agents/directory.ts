@@ -12,8 +12,8 @@ import type { KeyLookup } from './web-bot-auth.ts';
 import { boundedText } from '../util/bounded.ts';
 import { within } from '../util/deadline.ts';
 
-export const DIRECTORY_PATH = '/.well-known/http-message-signatures-directory';
-export const DIRECTORY_MEDIA_TYPE = 'application/http-message-signatures-directory+json';
+const DIRECTORY_PATH = '/.well-known/http-message-signatures-directory';
+const DIRECTORY_MEDIA_TYPE = 'application/http-message-signatures-directory+json';
 
 /** Bounds on what one directory costs: time to fetch, bytes, keys, and how long it is kept. */
 export const DIRECTORY_LIMITS = {

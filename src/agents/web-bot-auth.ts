@@ -20,7 +20,7 @@ import {
 } from 'structured-headers';
 import { originOf } from './origin.ts';
 
-export const WEB_BOT_AUTH_TAG = 'web-bot-auth';
+const WEB_BOT_AUTH_TAG = 'web-bot-auth';
 /** Seconds a signer's clock may be ahead of or behind ours. */
 export const CLOCK_SKEW_SECONDS = 60;
 /** At most this many signatures of one request are tried: a request cannot make us verify without end. */

@@ -17,7 +17,7 @@ type Shape = 'v2' | 'v1' | 'alb' | 'lattice';
 type Malformed = NonNullable<RequestInfo['malformed']>;
 
 /** The event to hand to the adapter, and what was wrong with the one received (then `event` stands in for it). */
-export interface CheckedEvent {
+interface CheckedEvent {
   event: Json;
   malformed?: Malformed;
 }
@@ -168,7 +168,7 @@ function clientOf(event: Json, shape: Shape): string | undefined {
  * An event of the same shape as `received` (so the answer takes the form its platform expects) for
  * GET of its path when readable, else `/`, from the same client: one the adapter always maps.
  */
-export function standIn(received: unknown): Json {
+function standIn(received: unknown): Json {
   const event = isObject(received) ? received : {};
   const shape = isObject(received) ? shapeOf(event) : 'v2';
   const { path } = isObject(received) ? requestLine(event, shape) : { path: undefined };

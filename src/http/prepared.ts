@@ -11,7 +11,7 @@ import { acceptsGzip, mediaTypeChooser } from './negotiation.ts';
 const encoder = new TextEncoder();
 const GZIP_THRESHOLD_BYTES = 1024;
 
-export function jsonBytes(value: unknown): Uint8Array<ArrayBuffer> {
+function jsonBytes(value: unknown): Uint8Array<ArrayBuffer> {
   return encoder.encode(JSON.stringify(value));
 }
 

@@ -54,7 +54,7 @@ const requestOf = (message: unknown): { id: Id; method: string; revision: unknow
  * The answer to one message over quota (under `revision`, the request's MCP-Protocol-Version); undefined
  * for a notification, a response or anything else without an id.
  */
-export function overQuotaMessage(message: unknown, { retryAfter, policy }: Wait, revision?: string): Record<string, unknown> | undefined {
+function overQuotaMessage(message: unknown, { retryAfter, policy }: Wait, revision?: string): Record<string, unknown> | undefined {
   const request = requestOf(message);
   if (!request) return undefined;
   const text = exceededDetail(retryAfter);

@@ -132,7 +132,7 @@ const CLUSTER_EXAMPLE = 'redis://10.0.0.1:6379,redis://10.0.0.2:6379,redis://10.
 const SENTINEL_EXAMPLE = 'redis://10.0.0.1:26379,redis://10.0.0.2:26379,redis://10.0.0.3:26379';
 
 /** The Redis URL rule (REDIS_URL, `rateLimit.redisUrl`): what is wrong with `text`, undefined when nothing is. */
-export function redisUrlProblem(text: string): string | undefined {
+function redisUrlProblem(text: string): string | undefined {
   if (!URL.canParse(text)) return 'must be a URL such as redis://127.0.0.1:6379';
   if (!/^rediss?:$/.test(new URL(text).protocol)) return 'must start with redis:// or rediss://';
   return undefined;
@@ -146,7 +146,7 @@ const isNodeUrl = (text: string) =>
  * `rateLimit.redisSentinel.urls`): redis:// or rediss:// URLs naming nodes (no database: a Cluster has
  * only 0, a sentinel none), all with one scheme.
  */
-export function redisUrlListProblem(items: readonly string[], example: string): string | undefined {
+function redisUrlListProblem(items: readonly string[], example: string): string | undefined {
   const bad = items.find((item) => !isNodeUrl(item));
   if (bad !== undefined) {
     return `"${bad}" is not a redis:// or rediss:// URL of a node with no database path: write a comma-separated list such as ${example}`;

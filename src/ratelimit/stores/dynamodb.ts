@@ -21,7 +21,7 @@ import { coalesced } from './coalesce.ts';
 import { StoreError, type CounterStore, type StoreOptions } from '../store.ts';
 
 /** The one package this store needs, an optional peer dependency: the official AWS SDK v3 client. */
-export const DYNAMODB_PACKAGE = '@aws-sdk/client-dynamodb';
+const DYNAMODB_PACKAGE = '@aws-sdk/client-dynamodb';
 
 export async function createDynamoDbStore(
   table: string,

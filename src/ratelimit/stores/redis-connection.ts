@@ -10,8 +10,6 @@ import { backoff, firstConnectionLatch, retrying } from './reconnect.ts';
 import { countTogether, INCREMENT_WINDOWS_SCRIPT, type Counted, type Increment } from './redis-script.ts';
 import type { RedisMode, RedisTarget } from './choice.ts';
 
-export type { Increment } from './redis-script.ts';
-
 /** The longest a request waits for the first connection, and the client's connect timeout. */
 export const CONNECT_TIMEOUT_MS = 1000;
 /** The longest one attempt to discover a cluster and connect to its masters may take. */

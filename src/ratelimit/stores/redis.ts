@@ -16,8 +16,6 @@ import { storeError } from './redis-errors.ts';
 import type { RedisTarget } from './choice.ts';
 import { StoreError, type CounterStore, type StoreOptions } from '../store.ts';
 
-export type { RedisTarget } from './choice.ts';
-
 export function createRedisStore(
   target: RedisTarget,
   { commandTimeoutMs = 250, keyPrefix = 'ratelimit', maxPendingCommands = 10_000 }: StoreOptions = {},

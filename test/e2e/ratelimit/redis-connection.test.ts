@@ -7,7 +7,8 @@
  * down at first.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { connectRedis, type Increment, type RedisConnection } from '../../../src/ratelimit/stores/redis-connection.ts';
+import { connectRedis, type RedisConnection } from '../../../src/ratelimit/stores/redis-connection.ts';
+import type { Increment } from '../../../src/ratelimit/stores/redis-script.ts';
 import type { RedisTarget } from '../../../src/ratelimit/stores/choice.ts';
 import { freePort, sleep } from '../../support/net.ts';
 import {
