@@ -19,13 +19,13 @@ import { checkDeprecation, deprecationNotice, type Deprecation } from './contrac
 import { checkBaseUrl } from './contract/base-url.ts';
 import { CONTENT_SIGNAL_DEFAULT, checkContentSignal } from './discovery/content-signal.ts';
 import { checkSecurityContact } from './discovery/security-txt.ts';
-import { mergeHeaders, type HeaderRecord } from './http/headers.ts';
+import type { HeaderRecord } from './http/headers.ts';
 import { discard, pathOf, respond, unreadBody } from './http/prepared.ts';
 import { toResponse, type Answer, type Answered } from './http/answer.ts';
 import { InFlight } from './http/in-flight.ts';
 import { errorField, jsonLinesLogger, type Logger } from './util/log.ts';
 import { MCP_DEFAULTS, type McpOptions } from './mcp/gate.ts';
-import { answerOverQuota, checkRateLimitAnswer } from './mcp/over-quota.ts';
+import { checkRateLimitAnswer } from './mcp/over-quota.ts';
 import type { ProblemMembers } from './contract/problems.ts';
 import { prepareProblem } from './http/problem.ts';
 import { clientTrust } from './ratelimit/client.ts';
@@ -157,10 +157,8 @@ export async function createHandler(options: HandlerOptions): Promise<Handler> {
       if (verdict.refusal) {
         const { code, policy, retryAfter, members } = verdict.refusal;
         observed.refused(policy, code);
-        // MCP_RATE_LIMIT_ANSWER=jsonrpc: an over-quota MCP request is answered the gateways' way, in JSON-RPC (over-quota.ts).
-        if (retryAfter !== undefined && mcp.rateLimitAnswer === 'jsonrpc' && target.route?.answer === 'mcp' && method === 'POST') {
-          const headers = mergeHeaders(target.headers.mcp, limits);
-          const answered = await answerOverQuota(request, mcp, { retryAfter, policy }, headers);
+        if (retryAfter !== undefined && method === 'POST' && target.overQuota) {
+          const answered = await target.overQuota(request, { retryAfter, policy }, limits);
           if (answered) return answered;
         }
         return problem(request, target, code, limits, members);

@@ -7,7 +7,7 @@
  */
 import pkg from '../package.json' with { type: 'json' };
 import type { DeprecationNotice } from './contract/deprecation.ts';
-import { pathHeaders, type HeaderSettings, type PathHeaders } from './http/headers.ts';
+import { mergeHeaders, pathHeaders, type HeaderSettings, type PathHeaders } from './http/headers.ts';
 import { loadDocsAssetBodies } from './docs/assets.ts';
 import { prepareSkill } from './discovery/skill.ts';
 import type { HeaderRecord } from './http/headers.ts';
@@ -15,6 +15,7 @@ import { negotiated, prepareDocument, prepareFixed, respond, type Prepared } fro
 import { preflight } from './http/cors.ts';
 import { createMcpHttpEndpoint, type McpMessageHook } from './mcp/endpoint.ts';
 import { originRefusal, type McpOptions } from './mcp/gate.ts';
+import { answerOverQuota, type Wait } from './mcp/over-quota.ts';
 import { describeResources, resourceInfos } from './mcp/resources.ts';
 import { TOOL_NAMES, TOOLS } from './mcp/tools.ts';
 import { MCP_PROTOCOL_VERSIONS } from './mcp/versions.ts';
@@ -61,6 +62,8 @@ export interface Target {
   /** The answer of a problem without per-request members, prepared on first use. */
   problem(code: ProblemCode): Prepared;
   answer: Answer;
+  /** The route's own answer to an over-quota POST, where it has one (/mcp with MCP_RATE_LIMIT_ANSWER=jsonrpc); undefined earns the 429 problem. */
+  overQuota?(request: Request, wait: Wait, limits: HeaderRecord): Promise<Response | undefined>;
 }
 
 export interface Surface {
@@ -74,13 +77,21 @@ export interface Surface {
 
 const notFound: Answer = () => ({ refused: 'api_route_not_found' });
 
-function target(settings: Settings, headers: PathHeaders, route?: Route, answer = notFound, document?: Target['document']): Target {
+function target(
+  settings: Settings,
+  headers: PathHeaders,
+  route?: Route,
+  answer = notFound,
+  document?: Target['document'],
+  overQuota?: Target['overQuota'],
+): Target {
   const problems = new Map<ProblemCode, Prepared>();
   return {
     route,
     headers,
     document,
     answer,
+    overQuota,
     problem(code) {
       let prepared = problems.get(code);
       if (!prepared) problems.set(code, (prepared = prepareProblem(settings.base, code, headers.problem(code))));
@@ -180,7 +191,12 @@ export async function buildSurface(settings: Settings, facts: Product, previous?
           };
           const answer: Answer = (request, limits, observed) =>
             request.method === 'OPTIONS' ? preflighted(request, limits, observed) : own(request, limits, observed);
-          return target(settings, headers, route, answer, document);
+          // The gateways' way (over-quota.ts): HTTP 200 and a JSON-RPC answer, with the endpoint's and the rate limit's headers.
+          const overQuota: Target['overQuota'] =
+            build === 'mcp' && settings.mcp.rateLimitAnswer === 'jsonrpc'
+              ? (request, wait, limits) => answerOverQuota(request, settings.mcp, wait, mergeHeaders(headers.mcp, limits))
+              : undefined;
+          return target(settings, headers, route, answer, document, overQuota);
         }),
       );
     }
