@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Handler } from '../src/handler.ts';
 import { pathsOf } from '../src/route.ts';
 import { ROUTES } from '../src/routes.ts';
-import { PROBLEM_CODES } from '../src/contract/schemas.ts';
+import { PROBLEM_CODES } from '../src/contract/problem-codes.ts';
 import { BASE, makeHandler } from './support/handler.ts';
 
 const KNOWN_SEGMENTS = [

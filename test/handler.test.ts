@@ -6,7 +6,7 @@ import { factsJsonSchema } from '../src/api/facts-json-schema.ts';
 import type { Handler } from '../src/handler.ts';
 import { DOCS_ASSETS } from '../src/docs/assets.ts';
 import { DOCS_ASSET_TEXT } from '../src/docs/generated/bodies.ts';
-import { PROBLEM_CODES } from '../src/contract/schemas.ts';
+import { PROBLEM_CODES } from '../src/contract/problem-codes.ts';
 import { PREFLIGHTS, WRONG_METHODS } from './support/cases.ts';
 import { BASE, closeHandlers, get, makeHandler, sampleFacts } from './support/handler.ts';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { allowOf, contentTypeOf, isV1Path, pathsOf, takes, type Route } from '../src/route.ts';
 import { ROUTES } from '../src/routes.ts';
-import { PROBLEM_CODES } from '../src/contract/schemas.ts';
+import { PROBLEM_CODES } from '../src/contract/problem-codes.ts';
 
 const route = (path: string) => ROUTES.find((candidate) => candidate.path === path)!;
 

@@ -66,7 +66,6 @@ export const Health = v.pipe(
   v.description('Service status. "degraded" still answers every request; reason says why.'),
 );
 
-export { PROBLEM_CODES };
 export const ProblemCode = v.picklist(PROBLEM_CODES);
 
 export const Problem = v.pipe(

@@ -2,12 +2,10 @@
  * @module The valibot schemas of the discovery documents: the API catalog, llms.txt and llms-full.txt,
  * the MCP server card, the host's root, robots.txt, the product as Markdown and as JSON-LD, the docs
  * page, the sitemap, the Agent Skill and its index, and security.txt. They import nothing of ours but the
- * identifiers beside them (identifiers.ts), which they re-export.
+ * identifiers beside them (identifiers.ts).
  */
 import * as v from 'valibot';
-import { API_CATALOG_PROFILE, API_CATALOG_TYPE, SERVER_CARD_SCHEMA, SERVER_CARD_TEXT_MAX, SERVER_CARD_TYPE } from './identifiers.ts';
-
-export { API_CATALOG_PROFILE, API_CATALOG_TYPE, SERVER_CARD_SCHEMA, SERVER_CARD_TEXT_MAX, SERVER_CARD_TYPE };
+import { SERVER_CARD_SCHEMA, SERVER_CARD_TEXT_MAX } from './identifiers.ts';
 
 const url = v.pipe(v.string(), v.url('must be an absolute URL'));
 

@@ -7,8 +7,6 @@ import * as v from 'valibot';
 import type * as Stated from './types.ts';
 import { legacyFlagOf, type LegacyFlag } from './legacy-flag.ts';
 
-export { legacyFlagOf, type LegacyFlag };
-
 export const text = v.pipe(v.string(), v.regex(/\S/, 'must not be empty or blank'));
 export const webUrl = v.pipe(v.string(), v.url('must be an absolute URL'), v.regex(/^https?:\/\//, 'must be an http or https URL'));
 export const isoDate = v.pipe(v.string(), v.isoDate('must be an ISO 8601 date such as 2026-01-31'));

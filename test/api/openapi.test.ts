@@ -3,7 +3,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Handler } from '../../src/handler.ts';
-import { PROBLEM_CODES } from '../../src/contract/schemas.ts';
+import { PROBLEM_CODES } from '../../src/contract/problem-codes.ts';
 import { BASE, get, makeHandler } from '../support/handler.ts';
 
 type Doc = {

@@ -2,7 +2,8 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { problemBody, problemDescription, problemType } from '../../src/contract/problems.ts';
-import { Problem, PROBLEM_CODES, ProblemType } from '../../src/contract/schemas.ts';
+import { Problem, ProblemType } from '../../src/contract/schemas.ts';
+import { PROBLEM_CODES } from '../../src/contract/problem-codes.ts';
 
 const BASE = 'https://api.example.com';
 

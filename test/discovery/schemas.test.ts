@@ -1,7 +1,8 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { buildApiCatalog } from '../../src/discovery/catalog.ts';
-import { API_CATALOG_TYPE, ApiCatalog, ServerCard, SERVER_CARD_SCHEMA } from '../../src/discovery/schemas.ts';
+import { API_CATALOG_TYPE, SERVER_CARD_SCHEMA } from '../../src/discovery/identifiers.ts';
+import { ApiCatalog, ServerCard } from '../../src/discovery/schemas.ts';
 import { buildServerCard } from '../../src/discovery/server-card.ts';
 import { BASE, sampleFacts } from '../support/handler.ts';
 

@@ -2,7 +2,8 @@ import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { toJsonSchema } from '@valibot/to-json-schema';
 import { ApiIndex } from '../../src/contract/schemas.ts';
-import { legacyFlagOf, Product, Resource, servedSchemas, StartOption } from '../../src/facts/schema.ts';
+import { legacyFlagOf } from '../../src/facts/legacy-flag.ts';
+import { Product, Resource, servedSchemas, StartOption } from '../../src/facts/schema.ts';
 import { ListResourcesInput, NoInput } from '../../src/mcp/schemas.ts';
 import sample from '../../src/facts/sample-facts.json' with { type: 'json' };
 

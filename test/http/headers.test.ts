@@ -5,7 +5,7 @@ import LinkHeader from 'http-link-header';
 import { buildRoot } from '../../src/discovery/root.ts';
 import { carriedHeaders, headerComponents, HEADERS, pathHeaders, type HeaderSettings } from '../../src/http/headers.ts';
 import { ROUTES } from '../../src/routes.ts';
-import { PROBLEM_CODES } from '../../src/contract/schemas.ts';
+import { PROBLEM_CODES } from '../../src/contract/problem-codes.ts';
 import { sampleFacts } from '../support/handler.ts';
 
 const BASE = 'https://api.example.com';

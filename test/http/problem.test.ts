@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { prepareProblem } from '../../src/http/problem.ts';
 import { toResponse } from '../../src/http/answer.ts';
 import { respond as answer } from '../../src/http/prepared.ts';
-import { Problem, PROBLEM_CODES } from '../../src/contract/schemas.ts';
+import { Problem } from '../../src/contract/schemas.ts';
+import { PROBLEM_CODES } from '../../src/contract/problem-codes.ts';
 
 /** The prepared answer as the fetch face sends it. */
 const respond = async (...args: Parameters<typeof answer>) => toResponse(await answer(...args));
