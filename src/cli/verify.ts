@@ -4,12 +4,13 @@
  * with the reason in one line; 2 for a URL that is not http(s) or a package verify needs missing.
  */
 import { formatReport, reportJson, verify as run } from '../verify/index.ts';
+import { isHttpUrl } from '../contract/base-url.ts';
 import { StartupError } from '../util/startup-error.ts';
 import { unreachable } from './diagnose.ts';
 import type { Io } from './io.ts';
 
 export async function verify(url: string, json: boolean, io: Io): Promise<number> {
-  if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol)) {
+  if (!isHttpUrl(url)) {
     io.err(`product-discovery verify: ${JSON.stringify(url)} is not an http or https URL, e.g. https://api.example.com`);
     return 2;
   }

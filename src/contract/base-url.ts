@@ -8,6 +8,9 @@ import { invalidConfiguration, settingLine } from '../util/startup-error.ts';
 
 const EXAMPLE = 'such as https://api.example.com';
 
+/** Whether `text` is an absolute http or https URL. */
+export const isHttpUrl = (text: string): boolean => URL.canParse(text) && /^https?:$/.test(new URL(text).protocol);
+
 /** What is wrong with `text` as a public base URL, in words every way in shares; undefined when nothing is. */
 export function baseUrlProblem(text: string): string | undefined {
   if (text.trim() !== text) return `must not begin or end with white space: write the URL alone, ${EXAMPLE}`;

@@ -5,18 +5,15 @@
  * twice; served normalised (lower case, `, ` between signals). Each caller passes the name its user wrote.
  */
 import { invalidConfiguration, settingLine } from '../util/startup-error.ts';
+import { commaItems } from '../util/comma-list.ts';
 
 /** What robots.txt tells crawlers they may do with the content, unless configured. */
 export const CONTENT_SIGNAL_DEFAULT = 'search=yes, ai-input=yes';
 
 /** The signals a `Content-Signal` line may give, each `yes` or `no`. */
-export const CONTENT_SIGNALS = ['search', 'ai-input', 'ai-train'];
+const CONTENT_SIGNALS = ['search', 'ai-input', 'ai-train'];
 
-const signalsOf = (text: string) =>
-  text
-    .split(',')
-    .map((item) => item.trim().toLowerCase())
-    .filter(Boolean);
+const signalsOf = (text: string) => commaItems(text.toLowerCase());
 
 /** What is wrong with `text` as a content signal, in words every way in shares; undefined when nothing is. */
 export function contentSignalProblem(text: string): string | undefined {

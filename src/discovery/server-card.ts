@@ -39,7 +39,7 @@ export interface Icon {
 }
 
 /** The facts' `product.logo` as MCP icons: one icon, or none when the facts have no logo. */
-export function logoIcons({ product: { logo } }: Pick<Product, 'product'>): Icon[] {
+function logoIcons({ product: { logo } }: Pick<Product, 'product'>): Icon[] {
   if (!logo) return [];
   return [{ src: logo.url, ...(logo.mediaType ? { mimeType: logo.mediaType } : {}), ...(logo.sizes ? { sizes: [...logo.sizes] } : {}) }];
 }

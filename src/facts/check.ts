@@ -42,7 +42,7 @@ const wordsOf = (name: string) =>
     .filter(Boolean)
     .map((word) => word.toLowerCase());
 
-export function carriesCredential(name: string): boolean {
+function carriesCredential(name: string): boolean {
   const words = wordsOf(name);
   return (
     words.some((word) => CREDENTIAL_WORDS.has(word)) ||

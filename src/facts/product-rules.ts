@@ -9,7 +9,7 @@ import { inline } from '../util/text.ts';
 
 type Facts = Pick<Product, 'product'>;
 
-export const capitalised = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+const capitalised = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 const withoutStop = (text: string) => inline(text).replace(/[.;]+$/, '');
 
 /** An action a start option performs that needs a person's approval, and where the facts say so. */

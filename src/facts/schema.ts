@@ -88,7 +88,7 @@ export const ApprovalAction = v.pipe(
 );
 
 /** The media types an MCP icon may have in the MCP Registry's server.json (its `Icon.mimeType`). */
-export const LOGO_MEDIA_TYPES = ['image/png', 'image/jpeg', 'image/jpg', 'image/svg+xml', 'image/webp'] as const;
+const LOGO_MEDIA_TYPES = ['image/png', 'image/jpeg', 'image/jpg', 'image/svg+xml', 'image/webp'] as const;
 
 export const Logo = v.pipe(
   v.object({

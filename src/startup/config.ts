@@ -5,7 +5,7 @@
 import * as v from 'valibot';
 import { checkDeprecation, SUCCESSOR_PATH_DEFAULT, SUCCESSOR_PATH_PATTERN } from '../contract/deprecation.ts';
 import { originEntry, ORIGIN_LIST_USAGE } from '../http/cors.ts';
-import { baseUrlProblem, withoutTrailingSlash } from '../contract/base-url.ts';
+import { baseUrlProblem, isHttpUrl, withoutTrailingSlash } from '../contract/base-url.ts';
 import { CONTENT_SIGNAL_DEFAULT, contentSignalProblem, normalisedContentSignal } from '../discovery/content-signal.ts';
 import type { HandlerOptions } from '../handler.ts';
 import { securityContactProblem } from '../discovery/security-txt.ts';
@@ -76,7 +76,7 @@ const isoDate = v.pipe(
 const httpOrigin = v.pipe(
   v.string(),
   v.url('must be an absolute URL such as https://api.example.com'),
-  v.check((text) => URL.canParse(text) && /^https?:$/.test(new URL(text).protocol), 'must use http or https'),
+  v.check(isHttpUrl, 'must use http or https'),
 );
 
 const Environment = v.object({

@@ -6,11 +6,13 @@
  * they point at.
  */
 import { REQUIRED_AI_AGENTS } from '../agents/table.ts';
+import { SERVER_CARD_TYPE } from '../discovery/identifiers.ts';
 import {
   AI_CATALOG_PATH,
   API_CATALOG_PATH,
   API_PATH,
   DOCS_PATH,
+  OPENAPI_PATH,
   LLMS_FULL_PATH,
   LLMS_PATH,
   ROBOTS_PATH,
@@ -56,8 +58,8 @@ const sha256 = async (text: string) =>
  * answers with (the type the entry names, but for the OpenAPI document's registered type, served as JSON).
  */
 const AI_CATALOG_ENTRIES: [type: string, path: string, served: string][] = [
-  ['application/mcp-server-card+json', SERVER_CARD_PATH, 'application/mcp-server-card+json'],
-  ['application/openapi+json', '/openapi.json', 'application/json'],
+  [SERVER_CARD_TYPE, SERVER_CARD_PATH, SERVER_CARD_TYPE],
+  ['application/openapi+json', OPENAPI_PATH, 'application/json'],
   ['text/markdown', SKILL_PATH, 'text/markdown'],
   ['text/markdown', LLMS_PATH, 'text/markdown'],
 ];

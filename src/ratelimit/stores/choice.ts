@@ -7,6 +7,7 @@
 import * as v from 'valibot';
 import { invalidConfiguration, settingLine } from '../../util/startup-error.ts';
 import { commaList } from '../../util/comma-list.ts';
+import { isHttpUrl } from '../../contract/base-url.ts';
 
 /** Where the Redis-over-HTTP store sends its commands. */
 export interface RedisRestTarget {
@@ -211,10 +212,7 @@ export const RedisUrlList = (example: string) =>
 export const RestUrl = v.pipe(
   v.string(),
   v.url('must be the REST URL of the database, such as https://eu1-example-12345.upstash.io'),
-  v.check(
-    (text) => URL.canParse(text) && /^https?:$/.test(new URL(text).protocol),
-    'must start with https:// (or http:// for a local server)',
-  ),
+  v.check(isHttpUrl, 'must start with https:// (or http:// for a local server)'),
   v.check(
     (text) => URL.canParse(text) && !new URL(text).username && !new URL(text).password,
     'must not carry user information: the token goes in its own variable',
