@@ -172,18 +172,25 @@ function checkStoreValues(choice: StoreChoice, names: StoreNames): void {
     Array.isArray(items) && items.every((item) => typeof item === 'string')
       ? redisUrlListProblem(items, example)
       : `must be a list of URLs, such as ${example}`;
-  const { redisUrl, redisClusterUrls, redisSentinel, dynamoDbTable } = choice;
-  const checks: [name: string, value: unknown, problem: () => string | undefined][] = [
+  const { redisUrl, redisClusterUrls, redisSentinel, dynamoDbTable, redisRest } = choice;
+  const rest = (schema: typeof RestUrl | typeof RestToken, value: unknown) => {
+    const parsed = v.safeParse(schema, value);
+    return parsed.success ? undefined : parsed.issues[0].message;
+  };
+  const checks: [name: string, value: unknown, problem: () => string | undefined, shown?: string][] = [
     [names.redisUrl, redisUrl, () => (typeof redisUrl === 'string' ? redisUrlProblem(redisUrl) : redisUrlProblem(''))],
     [names.redisClusterUrls, redisClusterUrls, () => list(redisClusterUrls, CLUSTER_EXAMPLE)],
     [names.sentinelUrls, redisSentinel?.urls, () => list(redisSentinel?.urls, SENTINEL_EXAMPLE)],
     [names.dynamoDbTable, dynamoDbTable, () => tableNameProblem(dynamoDbTable)],
+    [redisRest?.names?.url ?? 'rateLimit.redisRest.url', redisRest?.url, () => rest(RestUrl, redisRest?.url)],
+    // The token is named, never shown.
+    [redisRest?.names?.token ?? 'rateLimit.redisRest.token', redisRest?.token, () => rest(RestToken, redisRest?.token), '(the token)'],
   ];
-  const lines = checks.flatMap(([name, value, problem]) => {
+  const lines = checks.flatMap(([name, value, problem, shown]) => {
     // Unset, or an empty list (which names no store), is not refused here.
     if (value === undefined || value === '' || (Array.isArray(value) && value.length === 0)) return [];
     const found = problem();
-    return found ? [settingLine(name, value, found)] : [];
+    return found ? [settingLine(name, shown ?? value, found)] : [];
   });
   if (lines.length > 0) throw invalidConfiguration(...lines);
 }

@@ -32,6 +32,18 @@ describe('sharedStoreOf', () => {
     expect(sharedStoreOf({ redisUrl: '', redisClusterUrls: [] })).toBeUndefined();
   });
 
+  it("refuses an app's own Redis-over-HTTP URL or token by the environment's rules, naming the option and never the token", async () => {
+    expect(() => sharedStoreOf({ redisRest: { url: 'nope', token: 'secret-token' } })).toThrow(
+      /rateLimit\.redisRest\.url="nope": must be the REST URL of the database/,
+    );
+    const refusal = await makeHandler({ rateLimit: { redisRest: { url: 'https://eu1.example.io', token: 'has space' } } }).catch(
+      (error) => error,
+    );
+    expect(refusal).toBeInstanceOf(StartupError);
+    expect(String(refusal.message)).toMatch(/rateLimit\.redisRest\.token=.*must be the REST token/);
+    expect(String(refusal.message)).not.toContain('has space');
+  });
+
   it('refuses two at once, as createHandler does, naming the options', async () => {
     expect(() => sharedStoreOf({ redisUrl: 'redis://a:6379', redisClusterUrls: ['redis://b:7000'] })).toThrow(
       /rateLimit\.redisUrl and rateLimit\.redisClusterUrls are both set: choose one shared store/,
