@@ -70,7 +70,7 @@ export interface Surface {
   /** The target of a request path: its own, or the not-found target of the area it falls in. */
   targetOf(path: string): Target;
   /** The health answer; `failure` says why the service is degraded. */
-  health(failure: string | undefined): Promise<Prepared>;
+  health(failure: string | undefined): Prepared | Promise<Prepared>;
   /** A file of the docs page, prepared on the first request for it. */
   asset(path: string): Promise<Prepared>;
 }
@@ -231,7 +231,7 @@ export async function buildSurface(settings: Settings, facts: Product, previous?
       ? degraded.answer
       : (degraded = { reason, answer: healthOf({ status: 'degraded', ...store, reason }) }).answer;
 
-  const health = (failure: string | undefined) => (failure ? degradedFor(failure) : Promise.resolve(healthy()));
+  const health = (failure: string | undefined) => (failure ? degradedFor(failure) : healthy());
   const mcp = createMcpHttpEndpoint(
     facts,
     { name: context.name, version: pkg.version, skill: context.skill },
