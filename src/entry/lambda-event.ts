@@ -152,18 +152,6 @@ function normalised(event: Json, shape: Shape): Json {
   return copy;
 }
 
-/** The client address of any event, where its shape puts it (a string or nothing). */
-function clientOf(event: Json, shape: Shape): string | undefined {
-  const context = isObject(event.requestContext) ? event.requestContext : {};
-  if (shape === 'alb') {
-    const forwarded = headerOf(event.multiValueHeaders, 'x-forwarded-for') ?? headerOf(event.headers, 'x-forwarded-for');
-    return forwarded?.split(',').at(-1)?.trim() || undefined;
-  }
-  const holder = shape === 'v2' ? context.http : context.identity;
-  const ip = isObject(holder) ? holder.sourceIp : undefined;
-  return typeof ip === 'string' ? ip : undefined;
-}
-
 /**
  * An event of the same shape as `received` (so the answer takes the form its platform expects) for
  * GET of its path when readable, else `/`, from the same client: one the adapter always maps.
@@ -173,7 +161,7 @@ function standIn(received: unknown): Json {
   const shape = isObject(received) ? shapeOf(event) : 'v2';
   const { path } = isObject(received) ? requestLine(event, shape) : { path: undefined };
   const readable = typeof path === 'string' && PATH.test(path) && wellFormed(path) ? path : '/';
-  const sourceIp = clientOf(event, shape);
+  const client = sourceIp(event as LambdaEvent);
   const multi = isObject(event.multiValueHeaders);
   if (shape === 'v2' || shape === 'lattice') {
     return {
@@ -182,10 +170,10 @@ function standIn(received: unknown): Json {
       rawQueryString: '',
       headers: {},
       isBase64Encoded: false,
-      requestContext: { domainName: 'localhost', http: { method: 'GET', path: readable, ...(sourceIp ? { sourceIp } : {}) } },
+      requestContext: { domainName: 'localhost', http: { method: 'GET', path: readable, ...(client ? { sourceIp: client } : {}) } },
     };
   }
-  const forwarded = shape === 'alb' && sourceIp ? { 'x-forwarded-for': sourceIp } : {};
+  const forwarded = shape === 'alb' && client ? { 'x-forwarded-for': client } : {};
   return {
     httpMethod: 'GET',
     path: readable,
@@ -195,7 +183,7 @@ function standIn(received: unknown): Json {
     requestContext:
       shape === 'alb'
         ? { elb: isObject(event.requestContext) ? event.requestContext.elb : {}, domainName: 'localhost' }
-        : { domainName: 'localhost', ...(sourceIp ? { identity: { sourceIp } } : {}) },
+        : { domainName: 'localhost', ...(client ? { identity: { sourceIp: client } } : {}) },
   };
 }
 

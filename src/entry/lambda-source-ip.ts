@@ -13,7 +13,8 @@ export interface LambdaEvent {
 
 export function sourceIp(event: LambdaEvent): string | undefined {
   const context = event.requestContext;
-  if (!context) return undefined;
+  // A malformed event's context may be anything (the stand-in of lambda-event.ts asks too).
+  if (!context || typeof context !== 'object') return undefined;
   if (!('elb' in context)) {
     const ip = context.http?.sourceIp ?? context.identity?.sourceIp;
     return typeof ip === 'string' ? ip : undefined;
