@@ -7,14 +7,7 @@ import { problemDescription } from '../contract/problems.ts';
 import { API_PATH, DOCS_PATH, LLMS_FULL_PATH, MCP_PATH, OPENAPI_PATH, problemPath, PRODUCT_PATH } from '../route.ts';
 import { PROBLEM_CODES } from '../contract/problem-codes.ts';
 import type { Product } from '../facts/schema.ts';
-import {
-  AGENT_APPROVAL_RULE,
-  approvalRule,
-  approvalSentences,
-  needsApproval,
-  neverReturnedPhrase,
-  privateContractSentence,
-} from '../facts/product-rules.ts';
+import { agentRule, approvalRule, approvalSentences, neverReturnedPhrase, privateContractSentence } from '../facts/product-rules.ts';
 import { linkItem as item, md } from './markdown.ts';
 
 const section = (heading: string, items: string[]) => `## ${heading}\n\n${items.join('\n')}\n`;
@@ -30,7 +23,7 @@ export function llmsIntro(base: string, facts: Product): string {
     `The contract is the OpenAPI document at ${base}${OPENAPI_PATH}.`,
     md(privateContractSentence(facts)),
     md(approvalSentences(facts)),
-    needsApproval(facts) ? AGENT_APPROVAL_RULE : '',
+    agentRule(facts),
   ]
     .filter(Boolean)
     .join(' ');

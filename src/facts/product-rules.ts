@@ -72,6 +72,9 @@ export const AGENT_APPROVAL_RULE = "An agent may show a start option that needs 
 export const needsApproval = ({ startOptions }: Pick<Product, 'startOptions'>): boolean =>
   startOptions.some((option) => option.requiresHumanApproval);
 
+/** The agent's rule where some start option needs approval; empty where none does. */
+export const agentRule = (facts: Pick<Product, 'startOptions'>): string => (needsApproval(facts) ? AGENT_APPROVAL_RULE : '');
+
 /** "Outside this public API, under the private contract of X: a; b; c." Empty when the facts do not say. */
 export function privateContractSentence({ product }: Facts): string {
   const items = product.privateContract?.map(withoutStop);
@@ -87,6 +90,5 @@ export function approvalRule(option: Pick<StartOption, 'performs' | 'createsGall
 
 /** The privacy and approval rules as one paragraph, the words every text that states them shares. */
 export function rulesParagraph(facts: Pick<Product, 'product' | 'startOptions'>): string {
-  const agentRule = needsApproval(facts) ? AGENT_APPROVAL_RULE : '';
-  return [privacySentence(facts), privateContractSentence(facts), approvalSentences(facts), agentRule].filter(Boolean).join(' ');
+  return [privacySentence(facts), privateContractSentence(facts), approvalSentences(facts), agentRule(facts)].filter(Boolean).join(' ');
 }
