@@ -4,7 +4,7 @@
  * dates or neither, and a sunset at least 90 days after the deprecation.
  */
 import type { ApiIndex } from './schemas.ts';
-import { StartupError } from '../util/startup-error.ts';
+import { invalidConfiguration, settingLine } from '../util/startup-error.ts';
 
 /** A deprecation of v1, once announced (the environment's DEPRECATION_DATE, SUNSET_DATE, SUCCESSOR_PATH). */
 export interface Deprecation {
@@ -42,7 +42,7 @@ export function checkDeprecation(given: Partial<Deprecation> | undefined, names:
   const { deprecatedAt, sunsetAt, successorPath = SUCCESSOR_PATH_DEFAULT } = given ?? {};
   if (!deprecatedAt && !sunsetAt) return undefined;
   const refuse = (line: string) => {
-    throw new StartupError(`Invalid configuration:\n  ${line}`);
+    throw invalidConfiguration(line);
   };
   if (!deprecatedAt || !sunsetAt) {
     const missing = deprecatedAt ? names.sunsetAt : names.deprecatedAt;
@@ -57,7 +57,7 @@ export function checkDeprecation(given: Partial<Deprecation> | undefined, names:
     }
   }
   if (typeof successorPath !== 'string' || !SUCCESSOR_PATH_PATTERN.test(successorPath)) {
-    refuse(`${names.successorPath}=${JSON.stringify(successorPath)}: must be a path starting with /, such as ${SUCCESSOR_PATH_DEFAULT}`);
+    refuse(settingLine(names.successorPath, successorPath, `must be a path starting with /, such as ${SUCCESSOR_PATH_DEFAULT}`));
   }
   const noticeDays = (sunsetAt!.getTime() - deprecatedAt!.getTime()) / DAY_MS;
   if (noticeDays < MIN_SUNSET_NOTICE_DAYS) {
