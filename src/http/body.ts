@@ -5,6 +5,7 @@
  * off by the client, or still arriving at the deadline, is a bad request, not a failure of the service.
  */
 import { discard } from './prepared.ts';
+import { boundedBytes } from '../util/bounded.ts';
 
 /** How long a body may take to arrive: Node's own server gives a whole request 10 s (src/startup/node-runtime.ts). */
 export const BODY_DEADLINE_MS = 10_000;
@@ -59,34 +60,18 @@ async function readStream(request: Request, limit: number, deadlineMs: number): 
     late = true;
     reader.cancel().catch(() => {});
   }, deadlineMs);
-  const chunks: Uint8Array[] = [];
-  let size = 0;
   try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (late) return unfinished(bodyTooSlow(deadlineMs));
-      if (done) break;
-      size += value.byteLength;
-      if (size > limit) {
-        clearTimeout(timer);
-        reader.releaseLock();
-        // Read and dropped (up to a bound) so the client reads the 413 rather than a reset.
-        await discard(body, size);
-        return { refused: 'payload_too_large' };
-      }
-      chunks.push(value);
-    }
+    const bytes = await boundedBytes(reader, limit, async (held, size) => {
+      clearTimeout(timer);
+      held.releaseLock();
+      // Read and dropped (up to a bound) so the client reads the 413 rather than a reset.
+      await discard(body, size);
+    });
+    if (late) return unfinished(bodyTooSlow(deadlineMs));
+    return bytes ? { bytes } : { refused: 'payload_too_large' };
   } catch {
     return unfinished(late ? bodyTooSlow(deadlineMs) : BODY_CUT_OFF);
   } finally {
     clearTimeout(timer);
   }
-  if (chunks.length === 1) return { bytes: chunks[0] as Uint8Array<ArrayBuffer> };
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return { bytes };
 }

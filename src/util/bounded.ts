@@ -1,18 +1,17 @@
 /**
- * @module Reading a stream as UTF-8 text up to a size, however it is framed, stopping at the first
- * chunk past it (a fetched key directory, agents/directory.ts).
+ * @module Reading a stream up to a size, however it is framed, stopping at the first chunk past it
+ * (a request body, http/body.ts; a fetched key directory, agents/directory.ts).
  */
 
 /**
- * The stream's text, or `undefined` once more than `limit` bytes came: the reader is then released,
- * having read `size` bytes, for the caller to cancel or drain (`past`).
+ * The reader's bytes, or `undefined` once more than `limit` bytes came: `past` is then called with
+ * the reader, having read `size` bytes, for the caller to release, cancel or drain.
  */
-export async function boundedText(
-  stream: ReadableStream<Uint8Array>,
+export async function boundedBytes(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
   limit: number,
   past: (reader: ReadableStreamDefaultReader<Uint8Array>, size: number) => Promise<void>,
-): Promise<string | undefined> {
-  const reader = stream.getReader();
+): Promise<Uint8Array<ArrayBuffer> | undefined> {
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
@@ -25,11 +24,22 @@ export async function boundedText(
     }
     chunks.push(value);
   }
+  if (chunks.length === 1) return chunks[0] as Uint8Array<ArrayBuffer>;
   const bytes = new Uint8Array(size);
   let offset = 0;
   for (const chunk of chunks) {
     bytes.set(chunk, offset);
     offset += chunk.byteLength;
   }
-  return new TextDecoder().decode(bytes);
+  return bytes;
+}
+
+/** The stream's UTF-8 text, or `undefined` once more than `limit` bytes came (see boundedBytes). */
+export async function boundedText(
+  stream: ReadableStream<Uint8Array>,
+  limit: number,
+  past: (reader: ReadableStreamDefaultReader<Uint8Array>, size: number) => Promise<void>,
+): Promise<string | undefined> {
+  const bytes = await boundedBytes(stream.getReader(), limit, past);
+  return bytes && new TextDecoder().decode(bytes);
 }
