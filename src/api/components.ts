@@ -14,6 +14,10 @@ import { shapes } from './shapes.ts';
 /** What the document names besides the routes' bodies: the MCP request bodies and the problem body of every refusal. */
 const NAMED_BY_THE_DOCUMENT: readonly v.GenericSchema[] = [Problem, JsonRpcMessage, JsonRpcBatch, JsonRpcBatchResponse];
 
+/** A schema's `v.title`: its component's name, when it is a named shape. */
+export const titleOf = (schema: v.GenericSchema): string | undefined =>
+  v.getTitle(schema as v.SchemaWithPipe<[v.GenericSchema, v.TitleAction<unknown, string>]>);
+
 /** The parts of a valibot schema that are schemas themselves (object entries, array items, union options, wrapped ones). */
 function partsOf(schema: v.GenericSchema): v.GenericSchema[] {
   const { entries, item, wrapped, options, items, rest } = schema as unknown as Record<string, unknown>;
@@ -34,7 +38,7 @@ function partsOf(schema: v.GenericSchema): v.GenericSchema[] {
 export function componentsOf(routes: readonly Route[]): Map<string, v.GenericSchema> {
   const named = new Map<string, v.GenericSchema>();
   const visit = (schema: v.GenericSchema) => {
-    const name = v.getTitle(schema as v.SchemaWithPipe<[v.GenericSchema, v.TitleAction<unknown, string>]>);
+    const name = titleOf(schema);
     if (name !== undefined && named.has(name)) return;
     if (name !== undefined) named.set(name, schema);
     for (const part of partsOf(schema)) visit(part);

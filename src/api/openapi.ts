@@ -16,12 +16,12 @@ import { RATE_LIMITED_CODE } from '../mcp/over-quota.ts';
 import { exceededMembers, problemBody, problemDescription, type ProblemMembers } from '../contract/problems.ts';
 import { rulesParagraph } from '../facts/product-rules.ts';
 import { allowOf, isV1Path, MCP_PATH, OPENAPI_PATH, pathsOf, type BuildContext, type Route } from '../route.ts';
-import { schemaComponents } from './components.ts';
+import { schemaComponents, titleOf } from './components.ts';
 import * as answers from '../contract/schemas.ts';
 import { shapes } from './shapes.ts';
 import type { ProblemCode } from '../contract/schemas.ts';
 
-const nameOf = (schema: v.GenericSchema) => v.getTitle(schema as v.SchemaWithPipe<[v.GenericSchema, v.TitleAction<unknown, string>]>)!;
+const nameOf = (schema: v.GenericSchema) => titleOf(schema)!;
 const ref = (schema: v.GenericSchema) => ({ $ref: `#/components/schemas/${nameOf(schema)}` });
 const responseRef = (name: string) => ({ $ref: `#/components/responses/${name}` });
 
