@@ -2,7 +2,7 @@
  * @module The OpenAPI 3.1 document, built once per set of facts from the route table, the header
  * rules and the valibot schemas (JSON Schema draft 2020-12, the dialect of OpenAPI 3.1).
  */
-import * as v from 'valibot';
+import type * as v from 'valibot';
 import { describeTools, mcpMarkdown } from '../docs/mcp-markdown.ts';
 import { carriedHeaders, headerComponents, type AnswerKind } from '../http/headers.ts';
 import { BODY_CUT_OFF, BODY_DEADLINE_MS } from '../http/body.ts';
