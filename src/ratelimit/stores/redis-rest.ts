@@ -1,7 +1,8 @@
 /**
  * @module Redis counters reached over HTTP (Upstash's REST protocol: `POST /` with a JSON command
- * array and `Authorization: Bearer`), on `fetch` alone, so it runs wherever the handler does
- * (Workers, Vercel, Netlify, Lambda, Deno Deploy) and keeps no socket across a frozen instance.
+ * array and `Authorization: Bearer`), on `fetch` (node:http on Node: rest-post.ts), so it runs
+ * wherever the handler does (Workers, Vercel, Netlify, Lambda, Deno Deploy) and keeps no socket of
+ * its own across a frozen instance.
  * It runs the Redis store's script (`EVALSHA`, then `EVAL` when the server answers `NOSCRIPT`), so
  * the count is exact across instances, and it batches as that store does: one call goes out at once,
  * the increments that arrive while it is answered go out together as the next one.
@@ -17,6 +18,7 @@ import { within } from '../../util/deadline.ts';
 import { batchedIncrements, countTogether, INCREMENT_WINDOWS_SCRIPT, INCREMENT_WINDOWS_SHA1, type Increment } from './redis-script.ts';
 import { StoreError, type CounterStore, type StoreOptions } from '../store.ts';
 import type { RedisRestTarget } from './choice.ts';
+import { chosenPost, type Post } from './rest-post.ts';
 
 /** An error the server answered (`{"error": "..."}`): a command Redis refused, or a request the REST server did. */
 class ErrorAnswer extends Error {
@@ -34,10 +36,16 @@ const DEFAULT_NAMES = { url: 'rateLimit.redisRest.url', token: 'rateLimit.redisR
  * The store, once one call at start-up has shown the URL answers as a Redis REST server and takes the
  * token: a refused token, or a URL that answers as something else, is a StartupError naming the
  * setting. An unreachable server does not stop start-up (the failure policy applies until it answers).
+ * `post` sends each call: the runtime's choice (rest-post.ts) unless given.
  */
 export async function createRedisRestStore(
   target: RedisRestTarget,
-  { commandTimeoutMs = 1000, keyPrefix = 'ratelimit', maxPendingCommands = 10_000 }: StoreOptions = {},
+  {
+    commandTimeoutMs = 1000,
+    keyPrefix = 'ratelimit',
+    maxPendingCommands = 10_000,
+    post = chosenPost(),
+  }: StoreOptions & { post?: Post } = {},
 ): Promise<CounterStore> {
   const names = target.names ?? DEFAULT_NAMES;
   const endpoint = `${target.url.replace(/\/+$/, '')}/`;
@@ -48,15 +56,15 @@ export async function createRedisRestStore(
   async function call(command: (string | number)[]): Promise<unknown> {
     const abort = new AbortController();
     const answer = (async () => {
-      const response = await fetch(endpoint, { method: 'POST', headers, body: JSON.stringify(command), signal: abort.signal });
-      const text = await response.text();
+      const { status, text } = await post(endpoint, JSON.stringify(command), headers, abort.signal);
       let body: { result?: unknown; error?: unknown } | undefined;
       try {
         body = JSON.parse(text);
       } catch {}
-      if (body && typeof body === 'object' && 'error' in body) throw new ErrorAnswer(String(body.error), response.status);
-      if (!response.ok || !body || typeof body !== 'object' || !('result' in body)) {
-        throw new ErrorAnswer(`HTTP ${response.status}`, response.status);
+      if (body && typeof body === 'object' && 'error' in body) throw new ErrorAnswer(String(body.error), status);
+      // Response.ok: a 2xx status.
+      if (status < 200 || status > 299 || !body || typeof body !== 'object' || !('result' in body)) {
+        throw new ErrorAnswer(`HTTP ${status}`, status);
       }
       return body.result;
     })();

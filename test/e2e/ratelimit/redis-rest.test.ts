@@ -1,11 +1,15 @@
 /**
  * Redis over HTTP (Upstash's REST protocol) as the shared store, against the REST emulator in front
- * of a real redis-server: the store itself (the script by EVALSHA, EVAL once the cache is flushed,
- * the deadline, the refusal of a wrong token or URL), then two service processes sharing it under
- * 1,000 concurrent requests, the emulator stopped mid-burst, and a start-up refused naming the variable.
+ * of a real redis-server: the store itself, through fetch and through node:http (the script by
+ * EVALSHA, EVAL once the cache is flushed, the deadline, the refusal of a wrong token or URL), then
+ * two service processes sharing it under 1,000 concurrent requests, the emulator stopped mid-burst,
+ * and a start-up refused naming the variable.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRedisRestStore } from '../../../src/ratelimit/stores/redis-rest.ts';
+import { createRedisRestStore as createStore } from '../../../src/ratelimit/stores/redis-rest.ts';
+import { fetchPost, nodeHttpPost, type Post } from '../../../src/ratelimit/stores/rest-post.ts';
+import type { RedisRestTarget } from '../../../src/ratelimit/stores/choice.ts';
+import type { StoreOptions } from '../../../src/ratelimit/store.ts';
 import { INCREMENT_WINDOWS_SHA1 } from '../../../src/ratelimit/stores/redis-script.ts';
 import { StartupError } from '../../../src/util/startup-error.ts';
 import { send } from '../../support/e2e.ts';
@@ -28,7 +32,16 @@ afterAll(async () => {
   await redis?.dispose();
 });
 
-describe('the store over REST', () => {
+describe.each<[string, Post]>([
+  ['fetch', fetchPost],
+  ['node:http', nodeHttpPost],
+])('the store over REST, posting with %s', (_transport, post) => {
+  const createRedisRestStore = (target: RedisRestTarget, options: StoreOptions = {}) => createStore(target, { ...options, post });
+  // Each transport counts from an empty database.
+  beforeAll(async () => {
+    expect((await rest.command('FLUSHALL')).result).toBe('OK');
+  });
+
   it('counts exactly with the script, sent again as EVAL after SCRIPT FLUSH', async () => {
     const store = await createRedisRestStore({ url: rest.url, token: rest.token }, { keyPrefix: 'unit' });
     expect((await rest.command('CONFIG', 'RESETSTAT')).result).toBe('OK');
