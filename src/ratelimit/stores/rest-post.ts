@@ -1,8 +1,9 @@
 /**
  * @module How Redis over HTTP (redis-rest.ts) sends its one kind of request, a `POST` of a JSON body,
- * chosen once per store: `fetch` everywhere, but node:http on Node. Node 20's first `fetch` loads
- * undici's dispatcher and compiles its WebAssembly HTTP parser, about 17 ms of CPU before a cold
- * instance's first answer where node:http took about 7 ms. Both send the caller's headers and body
+ * chosen once per store: `fetch` everywhere, but node:http on Node. On Node 20 a cold instance's
+ * first two calls (start-up's and the first count's) took about 26 ms of CPU by `fetch`, even with
+ * undici already loaded by a `Request` (its first connection, llhttp's WebAssembly, web streams for
+ * the body), and about 9 ms by node:http. Both send the caller's headers and body
  * (and a `Content-Length`), give the status and the body as text, and reject on a network failure
  * or once `signal` aborts; the caller keeps the deadline and reads the answer (one place for both).
  */
