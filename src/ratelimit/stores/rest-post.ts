@@ -23,6 +23,9 @@ export const fetchPost: Post = async (url, body, headers, signal) => {
   return { status: response.status, text: await response.text() };
 };
 
+/** The statuses `fetch` follows (the Fetch standard's redirect statuses). */
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
 /** What both node:http and node:https give for a request. */
 type RequestModule = Pick<typeof import('node:http'), 'request'>;
 
@@ -51,7 +54,7 @@ export const nodeHttpPost: Post = async (url, body, headers, signal) => {
     sent.on('error', reject);
     sent.end(body);
   });
-  if (answer.status >= 300 && answer.status < 400 && answer.location !== undefined) return fetchPost(url, body, headers, signal);
+  if (REDIRECTS.has(answer.status) && answer.location !== undefined) return fetchPost(url, body, headers, signal);
   return { status: answer.status, text: answer.text };
 };
 

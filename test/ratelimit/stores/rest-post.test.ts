@@ -1,9 +1,15 @@
 /**
  * The two ways Redis over HTTP posts a command (fetch, and node:http on Node) against one local
  * server: the same request reaches it, the same status and text come back, and a failure, an abort
- * or a redirect ends the same way on both.
+ * or a redirect ends the same way on both; and node:https for an https URL.
  */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import type { IncomingHttpHeaders } from 'node:http';
+import { createServer, globalAgent } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chosenPost, fetchPost, nodeHttpPost, type Post } from '../../../src/ratelimit/stores/rest-post.ts';
 import { listen, type Listening } from '../../support/node-http.ts';
@@ -91,5 +97,52 @@ it('is node:http on Node, fetch on a runtime that only looks like Node', () => {
     } finally {
       delete (globalThis as Record<string, unknown>)[name];
     }
+  }
+});
+
+it('posts over TLS with node:https for an https URL', async () => {
+  // A certificate for 127.0.0.1 made for this test, trusted by node:https's agent for its length only.
+  const dir = mkdtempSync(join(tmpdir(), 'rest-post-'));
+  const [key, cert] = [join(dir, 'key.pem'), join(dir, 'cert.pem')];
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:P-256',
+      '-nodes',
+      '-days',
+      '1',
+      '-subj',
+      '/CN=127.0.0.1',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1',
+      '-keyout',
+      key,
+      '-out',
+      cert,
+    ],
+    { stdio: 'ignore' },
+  );
+  const tls = createServer({ key: readFileSync(key), cert: readFileSync(cert) }, (request, response) => {
+    request.resume().on('end', () => response.end(`{"result":"${request.method} over TLS"}`));
+  });
+  await new Promise<void>((resolve) => tls.listen(0, '127.0.0.1', resolve));
+  const trusted = globalAgent.options.ca;
+  globalAgent.options.ca = readFileSync(cert);
+  try {
+    const url = `https://127.0.0.1:${(tls.address() as AddressInfo).port}/`;
+    expect(await nodeHttpPost(url, '["PING"]', headers, new AbortController().signal)).toEqual({
+      status: 200,
+      text: '{"result":"POST over TLS"}',
+    });
+  } finally {
+    globalAgent.options.ca = trusted;
+    globalAgent.destroy();
+    await new Promise((resolve) => tls.close(resolve));
+    rmSync(dir, { recursive: true });
   }
 });
