@@ -5,11 +5,12 @@
  * pays for it); a batch message by message, where its revision has batches (batch.ts). Every
  * answer leaves with the service's headers, added here.
  */
+import { toResponse, type Answered } from '../http/answer.ts';
 import { mergeHeaders, type HeaderRecord, type PathHeaders } from '../http/headers.ts';
 import type { Product } from '../facts/schema.ts';
 import { once } from '../util/once.ts';
 import { serveBatch } from './batch.ts';
-import { vet, type McpOptions, type Refused } from './gate.ts';
+import { forSdk, vet, type McpOptions, type Refused } from './gate.ts';
 import { ReplayCache } from './replay.ts';
 import type { McpResource } from './resources.ts';
 import type { McpEndpoint, ServerInfo } from './server.ts';
@@ -19,7 +20,7 @@ import type { McpEndpoint, ServerInfo } from './server.ts';
  * metrics per message, the declared client for the access log); `answer` gives the message's answer.
  */
 export interface McpMessageHook {
-  mcpMessage(message: unknown, protocolVersion: string | undefined, answer: () => Promise<Response>): Promise<Response>;
+  mcpMessage(message: unknown, protocolVersion: string | undefined, answer: () => Promise<Answered>): Promise<Answered>;
 }
 
 /** Serves one MCP POST: the answer with the service's headers, or the problem that refuses it. */
@@ -28,7 +29,7 @@ export type McpHttpEndpoint = (
   headers: PathHeaders,
   limits: HeaderRecord,
   observed: McpMessageHook,
-) => Promise<Response | Refused>;
+) => Promise<Answered | Refused>;
 
 export function createMcpHttpEndpoint(
   facts: Product,
@@ -47,22 +48,28 @@ export function createMcpHttpEndpoint(
   const loadSdk = once(load);
 
   /** One message: the kept answer when the same request was answered before, else the SDK's. */
-  async function answer(
-    forwarded: Request,
+  function answer(
+    request: Request,
+    text: string,
     body: unknown,
     serviceHeaders: (status: number) => HeaderRecord,
     observed: McpMessageHook,
-  ): Promise<Response> {
-    return observed.mcpMessage(body, forwarded.headers.get('mcp-protocol-version') ?? undefined, () =>
-      answerOne(forwarded, body, serviceHeaders),
+  ): Promise<Answered> {
+    return observed.mcpMessage(body, request.headers.get('mcp-protocol-version') ?? undefined, () =>
+      answerOne(request, text, body, serviceHeaders),
     );
   }
 
-  async function answerOne(forwarded: Request, body: unknown, serviceHeaders: (status: number) => HeaderRecord): Promise<Response> {
-    const key = replay.keyOf(forwarded, body);
+  async function answerOne(
+    request: Request,
+    text: string,
+    body: unknown,
+    serviceHeaders: (status: number) => HeaderRecord,
+  ): Promise<Answered> {
+    const key = replay.keyOf(request, body);
     const replayed = key === undefined ? undefined : replay.replay(key, body, serviceHeaders);
     if (replayed) return replayed;
-    let response = await (await loadSdk())(forwarded, body);
+    let response = await (await loadSdk())(forSdk(request, text, body), body);
     if (key !== undefined) response = await replay.record(key, body, response);
     const added = serviceHeaders(response.status);
     for (const name in added) response.headers.set(name, added[name]!);
@@ -73,12 +80,15 @@ export function createMcpHttpEndpoint(
     // A refusal is answered as a problem, which reads what is left of the body first (see http.ts).
     const vetted = await vet(request, { allowedOrigins, maxBodyBytes });
     if ('refused' in vetted) return vetted;
-    const { body, forwarded } = vetted;
+    const { body, text } = vetted;
     // Every answer's headers, and no-store on an error (status 400 or more), added to the SDK's own.
     const serviceHeaders = (status: number) => mergeHeaders(status >= 400 ? headers.mcpError : headers.mcp, limits);
-    if (!Array.isArray(body)) return answer(forwarded, body, serviceHeaders, observed);
+    if (!Array.isArray(body)) return answer(request, text, body, serviceHeaders, observed);
     // A batch: each message answered on its own where its revision has batches (batch.ts).
-    const response = await serveBatch(forwarded, body, (message) => answer(forwarded, message, () => ({}), observed));
+    const forwarded = forSdk(request, text, body);
+    const response = await serveBatch(forwarded, body, (message) =>
+      answer(forwarded, text, message, () => ({}), observed).then(toResponse),
+    );
     const added = serviceHeaders(response.status);
     for (const name in added) response.headers.set(name, added[name]!);
     return response;

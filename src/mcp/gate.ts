@@ -43,10 +43,10 @@ export function refusalOf(request: Request, allowedOrigins: readonly string[]): 
   return undefined;
 }
 
-/** A request past the rules: its body parsed (undefined when it is not JSON) and the request as the SDK takes it. */
+/** A request past the rules: its body parsed (undefined when it is not JSON) and as it came. */
 export interface Vetted {
   body: unknown;
-  forwarded: Request;
+  text: string;
 }
 
 /** A refusal, with a `detail` of its own where the fixed one does not say enough. */
@@ -71,8 +71,7 @@ export async function vet(
   if ('refused' in read)
     return read.refused === 'payload_too_large' ? { refused: read.refused, detail: tooLargeDetail(maxBodyBytes) } : read;
   const text = new TextDecoder().decode(read.bytes);
-  const body = parseBody(text);
-  return { body, forwarded: forSdk(request, text, body) };
+  return { body: parseBody(text), text };
 }
 
 /** The Accept the SDK's 2025 transport insists on; the answer is JSON either way. */
@@ -88,11 +87,12 @@ export function parseBody(text: string): unknown {
 }
 
 /**
- * The request as the SDK takes it. The SDK reads the parsed body, so the request is rebuilt only to
- * relax Accept, or to carry a body the SDK must parse (and reject) itself.
+ * The request as the SDK takes it, made only when the SDK is to answer. The SDK reads the parsed body,
+ * so a `Request` is rebuilt only to relax Accept, to carry a body the SDK must parse (and reject)
+ * itself, or from the Node server's stand-in for one (startup/node-answers.ts).
  */
 export function forSdk(request: Request, text: string, parsedBody: unknown): Request {
-  if (parsedBody !== undefined && request.headers.get('accept') === SDK_ACCEPT) return request;
+  if (parsedBody !== undefined && request.headers.get('accept') === SDK_ACCEPT && request instanceof Request) return request;
   const headers = new Headers(request.headers);
   headers.set('accept', SDK_ACCEPT);
   headers.delete('content-length');

@@ -6,10 +6,11 @@
  * the status, headers and bytes are kept, and later requests get the same bytes with their own `id`
  * (JSON-RPC 2.0 section 5: the response carries the request's id). Bounded: the oldest entry goes first.
  */
+import { Answer } from '../http/answer.ts';
 import { mergeHeaders, type HeaderRecord } from '../http/headers.ts';
 
-/** The request headers the SDK reads to decide an answer (after the gate normalised Accept). */
-const KEY_HEADERS = ['mcp-protocol-version', 'mcp-method', 'mcp-name', 'accept', 'content-type'];
+/** The request headers the SDK reads to decide an answer (Accept aside: the SDK is always sent the same, see gate.ts's forSdk). */
+const KEY_HEADERS = ['mcp-protocol-version', 'mcp-method', 'mcp-name', 'content-type'];
 /** Headers that make the answer depend on who asks or on a session: such requests always reach the SDK. */
 const BYPASS_HEADERS = ['authorization', 'mcp-session-id', 'last-event-id'];
 /**
@@ -21,10 +22,12 @@ const ID_MARK = '\u0000replay-id\u0000';
 interface Recorded {
   status: number;
   headers: HeaderRecord;
-  /** The body around the id: `before + JSON.stringify(id) + after`. */
-  before: string;
-  after: string;
+  /** The body's bytes around the id: `before + JSON.stringify(id) + after`. */
+  before: Uint8Array;
+  after: Uint8Array;
 }
+
+const utf8 = new TextEncoder();
 
 type JsonRpcRequest = { jsonrpc: unknown; id: string | number; method: string };
 
@@ -50,7 +53,7 @@ function split(response: Response, text: string, id: string | number): Recorded 
   if (before + JSON.stringify(id) + after !== text) return undefined;
   // The length changes with the id's; the server sets it from the body.
   const headers = Object.fromEntries([...response.headers].filter(([name]) => name !== 'content-length'));
-  return { status: response.status, headers, before, after };
+  return { status: response.status, headers, before: utf8.encode(before), after: utf8.encode(after) };
 }
 
 /** How many distinct requests' answers are kept; the oldest goes first. */
@@ -75,15 +78,20 @@ export class ReplayCache {
     }
   }
 
-  /** The kept answer for `key` with the request's id, carrying `serviceHeaders` besides the SDK's. */
-  replay(key: string, body: unknown, serviceHeaders: (status: number) => HeaderRecord): Response | undefined {
+  /**
+   * The kept answer for `key` with the request's id, carrying `serviceHeaders` besides the SDK's: an
+   * `Answer`, which the Node server writes without fetch objects. Its length is the runtime's to set.
+   */
+  replay(key: string, body: unknown, serviceHeaders: (status: number) => HeaderRecord): Answer | undefined {
     const known = this.#answers.get(key);
     if (!known) return undefined;
-    const { id } = body as JsonRpcRequest;
-    return new Response(known.before + JSON.stringify(id) + known.after, {
-      status: known.status,
-      headers: mergeHeaders(known.headers, serviceHeaders(known.status)),
-    });
+    const { before, after } = known;
+    const id = utf8.encode(JSON.stringify((body as JsonRpcRequest).id));
+    const bytes = new Uint8Array(before.byteLength + id.byteLength + after.byteLength);
+    bytes.set(before);
+    bytes.set(id, before.byteLength);
+    bytes.set(after, before.byteLength + id.byteLength);
+    return new Answer(known.status, mergeHeaders(known.headers, serviceHeaders(known.status)), bytes);
   }
 
   /** Keeps the SDK's answer when it can be replayed; returns an equal Response, the body read once. */

@@ -1,14 +1,17 @@
 /**
  * @module The handler on node:http without fetch objects where none is needed. A request with no
- * body, whose target and Host @hono/node-server would take as they are, is handed to the handler as
- * a light stand-in for `Request` (method, URL and headers read from the IncomingMessage), and the
- * prepared answer it gets back (status, headers, bytes) is written with `writeHead` and `end`: no
- * undici `Request`, `Headers` or `Response` is made for it, and a process that sees only such
- * requests never loads undici. Any other request, and an answer that is a `Response` (the MCP
- * endpoint's), goes through @hono/node-server's adapter, loaded when first needed. Either way the
- * handler's one `answer` flow decides what is sent; only the way it is written differs.
+ * body or a POST framed by Content-Length, whose target and Host @hono/node-server would take as they
+ * are, is handed to the handler as a light stand-in for `Request` (method, URL, headers and body read
+ * from the IncomingMessage), and the answer it gets back as status, headers and bytes (a prepared
+ * document, a problem, an MCP answer replayed) is written with node:http's own calls: no undici
+ * `Request`, `Headers` or `Response` is made for it, and a process that sees only such requests never
+ * loads undici. Any other request, and an answer that is a `Response` (the MCP SDK's own), goes
+ * through @hono/node-server's adapter, loaded when first needed. Either way the handler's one
+ * `answer` flow decides what is sent; only the way it is written differs, and the bytes are the
+ * adapter's.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Readable } from 'node:stream';
 import { Answer, type Answered } from '../http/answer.ts';
 import type { RequestInfo } from '../handler.ts';
 
@@ -37,34 +40,34 @@ const bodiless = (req: IncomingMessage) =>
   req.method === 'GET' ||
   req.method === 'HEAD' ||
   (req.method === 'OPTIONS' && req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined);
+/** A POST whose body node:http holds to its Content-Length (a chunked one goes to the adapter). */
+const lengthFramed = (req: IncomingMessage) => req.method === 'POST' && req.headers['transfer-encoding'] === undefined;
 
 export function nodeAnswers(answer: Answerer, fetch: FetchFace): Listener {
-  let adapter: Promise<Listener> | undefined;
   // An answer already made for a request on the light path, handed to the adapter only to be written.
   const made = new WeakMap<IncomingMessage, Response>();
-  const viaAdapter: Listener = (req, res) => {
-    adapter ??= import('@hono/node-server').then(({ getRequestListener }) =>
-      getRequestListener((request, env) => {
-        const incoming = env.incoming as IncomingMessage;
-        return made.get(incoming) ?? fetch(request, incoming);
-      }),
-    );
-    return adapter.then((listener) => listener(req, res));
+  // Loaded by the first request that may need it: its `Response` replaces the global one, so an
+  // answer the handler makes as a `Response` (the MCP SDK's) is one the adapter writes as it always has.
+  let adapter: Listener | undefined;
+  const loadAdapter = async (): Promise<Listener> => {
+    const { getRequestListener } = await import('@hono/node-server');
+    adapter = getRequestListener((request, env) => {
+      const incoming = env.incoming as IncomingMessage;
+      return made.get(incoming) ?? fetch(request, incoming);
+    });
+    return adapter;
   };
+  let loading: Promise<Listener> | undefined;
+  const viaAdapter: Listener = (req, res) => (adapter ? adapter(req, res) : (loading ??= loadAdapter()).then((ready) => ready(req, res)));
 
-  return (req, res) => {
-    const url = !req.readableDidRead && req.httpVersionMajor === 1 && bodiless(req) ? plainUrl(req) : undefined;
-    if (!url) return viaAdapter(req, res);
-    return answer(new LightRequest(req, url) as unknown as Request, { clientAddress: req.socket.remoteAddress }).then(
+  const light = (req: IncomingMessage, res: ServerResponse, url: string): Promise<void> =>
+    answer(new LightRequest(req, url) as unknown as Request, { clientAddress: req.socket.remoteAddress }).then(
       (answered) => {
         if (!(answered instanceof Answer)) {
           made.set(req, answered);
           return viaAdapter(req, res);
         }
-        // Not `instanceof Headers`: reading that global loads undici. A plain record has no iterator.
-        const { headers } = answered;
-        res.writeHead(answered.status, Symbol.iterator in headers ? outgoing(headers as Headers) : headers);
-        res.end(answered.body ?? undefined);
+        write(res, answered);
       },
       // The handler answers its own failures with a problem; this is only what escapes it.
       () => {
@@ -72,7 +75,33 @@ export function nodeAnswers(answer: Answerer, fetch: FetchFace): Listener {
         res.end();
       },
     );
+
+  return (req, res) => {
+    const url = !req.readableDidRead && req.httpVersionMajor === 1 && (bodiless(req) || lengthFramed(req)) ? plainUrl(req) : undefined;
+    if (!url) return viaAdapter(req, res);
+    // A POST may be answered by the SDK's `Response`: the adapter is loaded first.
+    if (req.method === 'POST' && !adapter) return (loading ??= loadAdapter()).then(() => light(req, res, url));
+    return light(req, res, url);
   };
+}
+
+/**
+ * An answer written as the adapter writes the `Response` made of it. A prepared answer carries its
+ * Content-Length; one that does not (a replayed MCP answer) gets node:http's own, after its other
+ * headers, as the adapter has node:http set it for a record; a `Headers` is written in lower case
+ * with the adapter's `Content-Length` after it.
+ */
+function write(res: ServerResponse, { status, headers, body }: Answer): void {
+  // Not `instanceof Headers`: reading that global loads undici. A plain record has no iterator.
+  if (Symbol.iterator in headers) {
+    const record = outgoing(headers as Headers);
+    if (body && record['content-length'] === undefined) record['Content-Length'] = String(body.byteLength);
+    res.writeHead(status, record);
+  } else if (body && headers['Content-Length'] === undefined) {
+    res.statusCode = status;
+    for (const name in headers) res.setHeader(name, headers[name]!);
+  } else res.writeHead(status, headers);
+  res.end(body ?? undefined);
 }
 
 /** A `Headers` as the adapter writes it: names in lower case. */
@@ -87,13 +116,12 @@ function outgoing(headers: Headers): Record<string, string> {
 /** Fetch's header-value normalisation: leading and trailing HTTP whitespace (tab, LF, CR, space) removed. */
 const httpTrim = (value: string) => (/^[\t\n\r ]|[\t\n\r ]$/.test(value) ? value.replace(/^[\t\n\r ]+|[\t\n\r ]+$/g, '') : value);
 
-/** What the handler reads of a request with no body: its method, URL and headers. */
+/** What the handler reads of a request: its method, URL, headers and a POST's body. */
 class LightRequest {
-  readonly body = null;
-  readonly bodyUsed = false;
   readonly method: string;
   readonly headers: LightHeaders;
   #signal: AbortSignal | undefined;
+  #stream: ReadableStream<Uint8Array> | undefined;
 
   constructor(
     private readonly incoming: IncomingMessage,
@@ -101,6 +129,34 @@ class LightRequest {
   ) {
     this.method = incoming.method!;
     this.headers = new LightHeaders(incoming.rawHeaders);
+  }
+
+  /** A POST's body as a stream (the handler reads a body of unknown or large length so, and what a refusal leaves). */
+  get body(): ReadableStream<Uint8Array> | null {
+    if (this.method !== 'POST') return null;
+    this.#stream ??= Readable.toWeb(this.incoming) as unknown as ReadableStream<Uint8Array>;
+    return this.#stream;
+  }
+
+  get bodyUsed(): boolean {
+    return this.incoming.readableDidRead;
+  }
+
+  /** The whole body, which node:http holds to its Content-Length; rejected when the client goes away first. */
+  arrayBuffer(): Promise<ArrayBuffer> {
+    const incoming = this.incoming;
+    if (this.#stream || incoming.readableDidRead) return Promise.reject(new TypeError('The body was already read'));
+    if (incoming.destroyed) return Promise.reject(new TypeError('The client closed the connection'));
+    return new Promise((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+      incoming.once('end', () => {
+        const whole = Buffer.concat(chunks);
+        resolve(whole.buffer.slice(whole.byteOffset, whole.byteOffset + whole.byteLength) as ArrayBuffer);
+      });
+      incoming.once('error', reject);
+      incoming.once('close', () => incoming.complete || reject(new TypeError('The client closed the connection')));
+    });
   }
 
   /** Aborted when the client goes away before the answer is sent. */
@@ -137,13 +193,14 @@ class LightHeaders {
   }
 
   /** Every name once, in lower case and sorted, as `Headers` iterates. */
-  *entries(): IterableIterator<[string, string]> {
-    const names = [...new Set(this.raw.filter((_, i) => i % 2 === 0).map((name) => name.toLowerCase()))].sort();
-    for (const name of names) yield [name, this.get(name)!];
+  keys(): IterableIterator<string> {
+    const names = new Set<string>();
+    for (let i = 0; i < this.raw.length; i += 2) names.add(this.raw[i]!.toLowerCase());
+    return [...names].sort()[Symbol.iterator]();
   }
 
-  keys() {
-    return Array.from(this.entries(), ([name]) => name)[Symbol.iterator]();
+  *entries(): IterableIterator<[string, string]> {
+    for (const name of this.keys()) yield [name, this.get(name)!];
   }
 
   values() {

@@ -69,7 +69,7 @@ class PassThrough implements Observation {
     return check();
   }
   refused(_policy: string, _code: 'rate_limited' | 'service_unavailable'): void {}
-  mcpMessage(message: unknown, _version: string | undefined, answer: () => Promise<Response>): Promise<Response> {
+  mcpMessage(message: unknown, _version: string | undefined, answer: () => Promise<Answered>): Promise<Answered> {
     this.#mcp = { declared: this.#mcp?.declared ?? declaredClientName(message) };
     this.#agent = undefined;
     return answer();
@@ -111,7 +111,7 @@ class Observed extends PassThrough {
   override refused(policy: string, code: 'rate_limited' | 'service_unavailable'): void {
     this.#otel?.refused(policy, code);
   }
-  override mcpMessage(message: unknown, protocolVersion: string | undefined, answer: () => Promise<Response>): Promise<Response> {
+  override mcpMessage(message: unknown, protocolVersion: string | undefined, answer: () => Promise<Answered>): Promise<Answered> {
     const otel = this.#otel;
     if (!otel) return super.mcpMessage(message, protocolVersion, answer);
     return otel.mcpMessage(message, protocolVersion, () => super.mcpMessage(message, protocolVersion, answer));

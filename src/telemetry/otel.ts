@@ -26,6 +26,7 @@ import {
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import type { Agent } from '../agents/table.ts';
 import { pathOf } from '../http/prepared.ts';
+import { toResponse, type Answered } from '../http/answer.ts';
 import { metaCarrier, outcomeOf } from './mcp-outcome.ts';
 import { TOOL_NAMES } from '../mcp/tools.ts';
 import { MCP_METHODS, MCP_PROTOCOL_VERSIONS } from '../mcp/versions.ts';
@@ -169,7 +170,7 @@ export function createInstruments({ tracerProvider, meterProvider, storeKind, re
         refused(policy: string, code: string) {
           refusals?.add(1, { 'ratelimit.policy': policy, 'ratelimit.refusal': code });
         },
-        async mcpMessage(message: unknown, protocolVersion: string | undefined, answer: () => Promise<Response>): Promise<Response> {
+        async mcpMessage(message: unknown, protocolVersion: string | undefined, answer: () => Promise<Answered>): Promise<Answered> {
           const {
             method: mcpMethod,
             params,
@@ -202,7 +203,7 @@ export function createInstruments({ tracerProvider, meterProvider, storeKind, re
           let statusCode: string | undefined;
           try {
             const response = await answer();
-            const { errorCode, toolError } = await outcomeOf(response);
+            const { errorCode, toolError } = await outcomeOf(toResponse(response));
             if (errorCode !== undefined) statusCode = errorType = String(errorCode);
             else if (toolError) errorType = 'tool_error';
             else if (response.status >= 400) errorType = String(response.status);

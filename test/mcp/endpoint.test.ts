@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { toResponse } from '../../src/http/answer.ts';
 import { createMcpHttpEndpoint } from '../../src/mcp/endpoint.ts';
 import { MCP_HEADERS, sampleFacts } from '../support/handler.ts';
 import { ERAS, expectJsonRpcAnswer, frame, nestedRequests, TOOL_NAMES } from '../support/mcp.ts';
@@ -21,7 +22,7 @@ type Outcome = { refused: string } | { response: Response };
 async function post(headers: Record<string, string>, body: BodyInit): Promise<Outcome> {
   const request = new Request(URL_, { method: 'POST', headers, body, duplex: 'half' } as RequestInit);
   const answer = await endpoint(request, MCP_HEADERS, {}, telemetry.observe(request));
-  return 'refused' in answer ? { refused: answer.refused } : { response: answer };
+  return 'refused' in answer ? { refused: answer.refused } : { response: toResponse(answer) };
 }
 
 const refused = (outcome: Outcome) => ('refused' in outcome ? outcome.refused : undefined);
@@ -85,8 +86,9 @@ describe('JSON nested as deep as a body within the limit allows', () => {
         expect(JSON.parse(body).jsonrpc, name).toBe('2.0');
         for (let round = 0; round < 2; round++) {
           const request = new Request(URL_, { method: 'POST', headers, body });
-          const answer = await roomy(request, MCP_HEADERS, {}, telemetry.observe(request));
-          if ('refused' in answer) throw new Error(`${name}: refused ${answer.refused}`);
+          const answered = await roomy(request, MCP_HEADERS, {}, telemetry.observe(request));
+          if ('refused' in answered) throw new Error(`${name}: refused ${answered.refused}`);
+          const answer = toResponse(answered);
           expectJsonRpcAnswer(answer.status, answer.headers.get('content-type'), await answer.text(), id);
         }
       }

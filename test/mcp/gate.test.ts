@@ -51,6 +51,17 @@ describe('parseBody and forSdk', () => {
     const malformed = forSdk(request(JSON_HEADERS), '{"a":', undefined);
     expect(await malformed.text()).toBe('{"a":');
   });
+
+  it("makes a Request of the Node server's stand-in for one, its headers kept", () => {
+    const original = request({ ...JSON_HEADERS, accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' });
+    const standIn = { method: 'POST', url: original.url, headers: new Map(original.headers), signal: original.signal };
+    standIn.headers.get = (name: string) => original.headers.get(name) ?? undefined;
+    const made = forSdk(standIn as unknown as Request, '{}', {});
+    expect(made).toBeInstanceOf(Request);
+    expect(made.url).toBe(original.url);
+    expect(made.headers.get('mcp-protocol-version')).toBe('2025-06-18');
+    expect(made.headers.get('accept')).toBe('application/json, text/event-stream');
+  });
 });
 
 describe('vet', () => {
@@ -74,10 +85,10 @@ describe('vet', () => {
     expect(ROUTES.find((route) => route.answer === 'mcp')?.refusals).toEqual(MCP_REFUSALS);
   });
 
-  it('passes a request within the rules on, its body parsed', async () => {
+  it('passes a request within the rules on, its body parsed and as it came', async () => {
     const vetted = (await vet(request(JSON_HEADERS, '{"a":1}'), rules)) as Vetted;
     expect(vetted.body).toEqual({ a: 1 });
-    expect(vetted.forwarded.headers.get('accept')).toBe('application/json, text/event-stream');
+    expect(vetted.text).toBe('{"a":1}');
   });
 
   it('refuses a preflight only for its origin', () => {

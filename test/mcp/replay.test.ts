@@ -4,6 +4,7 @@
  * answers to the same request with that id, cache hints included; and so for the messages of a batch.
  */
 import { describe, expect, it } from 'vitest';
+import { toResponse } from '../../src/http/answer.ts';
 import { createMcpHttpEndpoint, type McpHttpEndpoint } from '../../src/mcp/endpoint.ts';
 import { MAX_REPLAY_ENTRIES } from '../../src/mcp/replay.ts';
 import { describeResources } from '../../src/mcp/resources.ts';
@@ -51,7 +52,7 @@ async function post(
   const request = new Request('https://api.example.com/mcp', { method: 'POST', headers, body });
   const response = await served(request, MCP_HEADERS, limits, telemetry.observe(request));
   if ('refused' in response) throw new Error(`refused: ${response.refused}`);
-  return response;
+  return toResponse(response);
 }
 
 async function ask(served: McpHttpEndpoint, headers: Record<string, string>, body: string): Promise<Answer> {

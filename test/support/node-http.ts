@@ -9,6 +9,8 @@ import type { AddressInfo } from 'node:net';
 export interface Answer {
   status: number;
   headers: IncomingHttpHeaders;
+  /** The header lines as sent: name, value, name, value... in order and case. */
+  rawHeaders: string[];
   body: Buffer;
 }
 
@@ -56,7 +58,9 @@ export function exchange(
       answered = true;
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
+      res.on('end', () =>
+        resolve({ status: res.statusCode!, headers: res.headers, rawHeaders: res.rawHeaders, body: Buffer.concat(chunks) }),
+      );
       res.on('error', reject);
     });
     req.on('error', reject);
