@@ -5,6 +5,8 @@
  * cold start then reads one minified file instead of about 80 modules and their packages.
  * The docs page's 1.9 MB of assets are not copied into the bundles: they import the module the
  * package already ships, OUTDIR/../docs/generated/bodies.js (in dist/, what tsc compiled).
+ * Bun's entry is the exception: Bun bundles it itself into one CommonJS file with its bytecode
+ * (bundle-bun.mjs).
  * Run by `npm run build` (`node scripts/bundle.mjs OUTDIR`); the end-to-end tests bundle into
  * node_modules/.cache/ with the assets module beside them.
  *
@@ -12,11 +14,12 @@
  * (loaded on the first MCP request) and the optional peer dependencies, whose absence the code
  * reports by name (src/util/optional.ts).
  */
+import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+export const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 /** The optional peer dependencies (Redis client, verify's, OpenTelemetry's): found at run time, when installed. */
 export const OPTIONAL_PEERS = Object.keys(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).peerDependencies ?? {});
@@ -25,7 +28,7 @@ export const OPTIONAL_PEERS = Object.keys(JSON.parse(readFileSync(join(root, 'pa
  * The MCP SDK and its schema library load on the first MCP request, never at start: bundling them
  * would only put a second copy (about 0.5 MB) beside the installed one.
  */
-const LOADED_ON_USE = ['@modelcontextprotocol/server', '@modelcontextprotocol/core', 'zod'];
+export const LOADED_ON_USE = ['@modelcontextprotocol/server', '@modelcontextprotocol/core', 'zod'];
 
 /**
  * The first line of every bundle and chunk. Bun runs its own transpiler over each JavaScript file it
@@ -60,7 +63,7 @@ const http1Only = {
 };
 
 /** Chunks sit beside the entries, so this path is right from every file that imports the assets. */
-const DOCS_BODIES = '../docs/generated/bodies.js';
+export const DOCS_BODIES = '../docs/generated/bodies.js';
 
 const sharedDocsBodies = {
   name: 'shared-docs-bodies',
@@ -106,8 +109,10 @@ export async function bundle(outdir = join(root, 'dist/start'), { withDocsBodies
       logLevel: 'warning',
     });
   }
+  // Bun's bundle is Bun's own build (bundle-bun.mjs): bytecode, which esbuild cannot write.
+  const { bun, ...others } = startFiles();
   await build({
-    entryPoints: startFiles(),
+    entryPoints: others,
     outdir,
     bundle: true,
     splitting: true,
@@ -125,6 +130,14 @@ export async function bundle(outdir = join(root, 'dist/start'), { withDocsBodies
     banner: { js: BUN_PRAGMA },
     logLevel: 'warning',
   });
+  await bundleForBun(outdir);
+}
+
+/** Runs bundle-bun.mjs on Bun: this process when it is Bun, else the project's Bun (a dev dependency). */
+async function bundleForBun(outdir) {
+  if ('Bun' in globalThis) return (await import('./bundle-bun.mjs')).bundleBun(outdir);
+  const bun = spawnSync(join(root, 'node_modules/.bin/bun'), [join(root, 'scripts/bundle-bun.mjs'), outdir], { stdio: 'inherit' });
+  if (bun.status !== 0) throw new Error(`The Bun start-up bundle failed to build (${bun.error?.message ?? `exit ${bun.status}`})`);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await bundle(process.argv[2]);

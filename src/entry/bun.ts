@@ -1,7 +1,8 @@
 /** @module Serves the handler with Bun.serve. */
 import { start } from '../startup/start.ts';
 
-await start({
+// Not awaited at the top: the start-up bundle is CommonJS (scripts/bundle-bun.mjs), which has no top-level await.
+void start({
   env: process.env,
   readTextFile: (path) => Bun.file(path).text(),
   listen({ host, port }, fetch) {
