@@ -55,20 +55,19 @@ export interface BuildContext {
   docsPage: boolean;
   /** robots.txt's `Content-Signal` (contentsignals.org). */
   contentSignal: string;
-  /** The Agent Skill made from these facts (skill.ts): served as is at every place it is offered. */
-  skill: SkillFile;
+  /** The Agent Skill made from these facts (skill.ts), made on its first use: served as is at every place it is offered. */
+  skill: () => SkillFile;
   /** SECURITY_CONTACT: a `mailto:` or `https:` URI; security.txt is served only while it is set. */
   securityContact?: string;
   /** When these documents were built (start-up or the last reload): security.txt's Expires counts from it. */
   builtAt: Date;
 }
 
-/** One SKILL.md: its name, the description of its front matter, its bytes and their SHA-256 digest (`sha256:<hex>`). */
+/** One SKILL.md: its name, the description of its front matter and its text. */
 export interface SkillFile {
   name: string;
   description: string;
   text: string;
-  digest: string;
 }
 
 /**

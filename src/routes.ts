@@ -58,7 +58,7 @@ const JSON_TYPE = 'application/json';
 const GET: readonly Method[] = ['GET', 'HEAD'];
 
 const assetType = ({ asset }: Record<string, string>) => DOCS_ASSETS.find((each) => each.file === asset)!.contentType;
-const skill: Builder = (context) => context.skill.text;
+const skill: Builder = (context) => context.skill().text;
 const MARKDOWN_TYPE = 'text/markdown; charset=utf-8';
 
 export const ROUTES: Route[] = [
@@ -319,7 +319,7 @@ export const ROUTES: Route[] = [
   {
     path: SKILL_INDEX_PATH,
     methods: GET,
-    answer: buildSkillIndex,
+    answer: (context) => buildSkillIndex({ base: context.base, skill: context.skill() }),
     operationId: 'getSkillIndex',
     summary: 'Agent Skills index',
     description:
@@ -346,7 +346,7 @@ export const ROUTES: Route[] = [
   {
     path: AI_CATALOG_PATH,
     methods: GET,
-    answer: buildAiCatalog,
+    answer: (context) => buildAiCatalog({ ...context, skill: context.skill() }),
     operationId: 'getAiCatalog',
     summary: 'AI catalog',
     description:

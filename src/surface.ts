@@ -9,7 +9,7 @@ import pkg from '../package.json' with { type: 'json' };
 import type { DeprecationNotice } from './contract/deprecation.ts';
 import { mergeHeaders, pathHeaders, type HeaderSettings, type PathHeaders } from './http/headers.ts';
 import { loadDocsAssetBodies } from './docs/assets.ts';
-import { prepareSkill } from './discovery/skill.ts';
+import { skillOf } from './discovery/skill.ts';
 import type { HeaderRecord } from './http/headers.ts';
 import { negotiated, prepareDocument, prepareFixed, respond, type Prepared } from './http/prepared.ts';
 import { preflight } from './http/cors.ts';
@@ -167,7 +167,8 @@ export async function buildSurface(settings: Settings, facts: Product, previous?
     mcp: { ...settings.mcp, toolNames: TOOL_NAMES, protocolVersions: MCP_PROTOCOL_VERSIONS },
     docsPage: settings.docsPage,
     contentSignal: settings.contentSignal,
-    skill: await prepareSkill(settings.base, facts, TOOLS),
+    // Made when a document or the MCP server first needs it: the product's first answer does not.
+    skill: once(() => skillOf(settings.base, facts, TOOLS)),
     securityContact: settings.securityContact,
     builtAt: new Date(),
   };
@@ -234,7 +235,14 @@ export async function buildSurface(settings: Settings, facts: Product, previous?
   const health = (failure: string | undefined) => (failure ? degradedFor(failure) : healthy());
   const mcp = createMcpHttpEndpoint(
     facts,
-    { name: context.name, version: pkg.version, skill: context.skill },
+    // Read when the SDK is first loaded, not now.
+    {
+      name: context.name,
+      version: pkg.version,
+      get skill() {
+        return context.skill();
+      },
+    },
     resources,
     settings.mcp,
     settings.base,

@@ -104,15 +104,14 @@ export function buildSkillMarkdown(base: string, facts: Product, tools: readonly
 
 const hex = (bytes: ArrayBuffer) => [...new Uint8Array(bytes)].map((byte) => byte.toString(16).padStart(2, '0')).join('');
 
-/** The skill of a set of facts, with the digest of its UTF-8 bytes (`sha256:<hex>`, as the discovery index writes it). */
-export async function prepareSkill(base: string, facts: Product, tools: readonly SkillTool[]): Promise<SkillFile> {
-  const text = buildSkillMarkdown(base, facts, tools);
-  const digest = `sha256:${hex(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)))}`;
-  return { name: SKILL_NAME, description: skillDescription(facts), text, digest };
+/** The skill of a set of facts. */
+export function skillOf(base: string, facts: Product, tools: readonly SkillTool[]): SkillFile {
+  return { name: SKILL_NAME, description: skillDescription(facts), text: buildSkillMarkdown(base, facts, tools) };
 }
 
-/** The agent-skills discovery index (v0.2.0): the one skill, its SKILL.md's URL and digest. */
-export function buildSkillIndex({ base, skill }: { base: string; skill: SkillFile }): SkillIndex {
+/** The agent-skills discovery index (v0.2.0): the one skill, its SKILL.md's URL and the digest of its UTF-8 bytes (`sha256:<hex>`). */
+export async function buildSkillIndex({ base, skill }: { base: string; skill: SkillFile }): Promise<SkillIndex> {
+  const digest = `sha256:${hex(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(skill.text)))}`;
   return {
     $schema: SKILL_INDEX_SCHEMA,
     skills: [
@@ -121,7 +120,7 @@ export function buildSkillIndex({ base, skill }: { base: string; skill: SkillFil
         type: 'skill-md',
         description: skill.description,
         url: `${base}${wellKnownSkillPath(skill.name)}`,
-        digest: skill.digest,
+        digest,
       },
     ],
   };

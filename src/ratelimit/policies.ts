@@ -10,6 +10,7 @@ import * as v from 'valibot';
 import { StartupError } from '../util/startup-error.ts';
 import { contains, parseAddress, parseNetwork } from '../util/ipaddr.ts';
 import { originOf } from '../agents/origin.ts';
+import { once } from '../util/once.ts';
 
 const whole = (what: string, min: number, max: number) =>
   v.pipe(
@@ -27,7 +28,8 @@ const network = v.pipe(
   }),
 );
 
-const LOOPBACK = [parseNetwork('127.0.0.0/8'), parseNetwork('::1/128')] as const;
+/** Parsed when a policy first names an agent, not when the module loads: most starts name none. */
+const loopbackNetworks = once(() => [parseNetwork('127.0.0.0/8'), parseNetwork('::1/128')] as const);
 const AGENT_USAGE = 'must be an agent\'s origin such as "https://chatgpt.com" (no path, query or user)';
 
 /** An agent's origin as a policy names it: https, or http on a loopback address (for tests); written as its origin. */
@@ -41,7 +43,8 @@ const agent = v.pipe(
     }
     const host = new URL(origin).hostname;
     const address = parseAddress(host);
-    const loopback = address !== undefined && LOOPBACK.some((network) => typeof network !== 'string' && contains(network, address));
+    const loopback =
+      address !== undefined && loopbackNetworks().some((network) => typeof network !== 'string' && contains(network, address));
     if (origin.startsWith('http:') && !loopback) {
       addIssue({
         message: `"${dataset.value}" must use https (http only on a loopback address, such as http://127.0.0.1:8080, for tests)`,

@@ -15,7 +15,7 @@ const context = {
   mcp: { maxBodyBytes: 65536, toolNames: TOOL_NAMES, protocolVersions: MCP_PROTOCOL_VERSIONS },
   docsPage: true,
   contentSignal: 'search=yes',
-  skill: { name: 'product-discovery', description: 'd', text: 't', digest: 'sha256:0' },
+  skill: () => ({ name: 'product-discovery', description: 'd', text: 't' }),
   builtAt: new Date(),
 };
 

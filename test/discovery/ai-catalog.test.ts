@@ -56,7 +56,7 @@ describe('GET /.well-known/ai-catalog.json', () => {
   });
 
   it('leaves the docs page out while it is off, and anchors identifiers on localhost for an IP address', () => {
-    const skill = { name: 'product-discovery', description: 'x', text: '', digest: '' };
+    const skill = { name: 'product-discovery', description: 'x', text: '' };
     const catalog = buildAiCatalog({ base: 'http://127.0.0.1:8787', facts: sampleFacts(), docsPage: false, skill });
     expect(catalog.host).not.toHaveProperty('documentationUrl');
     expect(catalog.entries[0]!.identifier).toBe('urn:air:localhost:mcp:product-discovery');
