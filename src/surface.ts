@@ -124,14 +124,19 @@ async function prepareRoute(
   const preferred = await prepare(await answer(context, params), contentTypeOf(route, params));
   const redirects = (route.redirects ?? []).filter((redirect) => settings.docsPage || !redirect.docsPage);
   if (!route.alternates && redirects.length === 0) return preferred;
-  const representations = new Map([[route.mediaType, preferred]]);
+  // The others are prepared on their first request: a path's first answer prepares only its own.
+  const others = new Map<string, () => Prepared | Promise<Prepared>>();
   for (const { mediaType, build } of route.alternates ?? [])
-    representations.set(mediaType, await prepare(await build(context, params), `${mediaType}; charset=utf-8`));
+    others.set(
+      mediaType,
+      once(async () => prepare(await build(context, params), `${mediaType}; charset=utf-8`)),
+    );
   for (const { mediaType, path } of redirects) {
     const location = { ...headers.redirect, Location: `${settings.base}${path}` };
-    representations.set(mediaType, prepareFixed(302, '', { contentType: 'text/plain; charset=utf-8', headers: location }));
+    const redirect = prepareFixed(302, '', { contentType: 'text/plain; charset=utf-8', headers: location });
+    others.set(mediaType, () => redirect);
   }
-  return negotiated(representations);
+  return negotiated(route.mediaType, preferred, others);
 }
 
 /**

@@ -91,8 +91,8 @@ export interface Prepared {
    * then the same variant itself.
    */
   gzip?: () => Variant | Promise<Variant>;
-  /** For a document with other representations: the one to send for the request's Accept. */
-  choose?: (accept: string | null) => Prepared;
+  /** For a document with other representations: the one to send for the request's Accept (the others are prepared on their first request). */
+  choose?: (accept: string | null) => Prepared | Promise<Prepared>;
 }
 
 interface Variant {
@@ -180,18 +180,27 @@ function matchesIfNoneMatch(ifNoneMatch: string | null, etag: string): boolean {
 }
 
 /**
- * A document offered in several media types (RFC 9110 section 12.5.1): `representations` by media
- * type, the first the default; each keeps its own ETag.
+ * A document offered in several media types (RFC 9110 section 12.5.1): `preferred`, the default (of
+ * media type `type`), and how to prepare each of the `others` by media type; each keeps its own ETag.
  */
-export function negotiated(representations: Map<string, Prepared>): Prepared {
-  const types = [...representations.keys()] as [string, ...string[]];
-  const choose = mediaTypeChooser(types);
-  return { ...representations.get(types[0])!, choose: (accept) => representations.get(choose(accept))! };
+export function negotiated(type: string, preferred: Prepared, others: Map<string, () => Prepared | Promise<Prepared>>): Prepared {
+  const choose = mediaTypeChooser([type, ...others.keys()]);
+  return {
+    ...preferred,
+    choose: (accept) => {
+      const chosen = choose(accept);
+      return chosen === type ? preferred : others.get(chosen)!();
+    },
+  };
 }
 
 /** Chooses the representation and the coding, answers a conditional GET with 304 and a HEAD with no body; `extra` varies per request. */
 export function respond(request: Request, prepared: Prepared, extra: HeaderRecord): Answer | Promise<Answer> {
-  if (prepared.choose) prepared = prepared.choose(request.headers.get('accept'));
+  if (prepared.choose) {
+    const chosen = prepared.choose(request.headers.get('accept'));
+    if (chosen instanceof Promise) return chosen.then((ready) => respond(request, ready, extra));
+    prepared = chosen;
+  }
   if (!prepared.gzip || !acceptsGzip(request.headers.get('accept-encoding')))
     return send(request, prepared.status, prepared.identity, extra);
   const coded = prepared.gzip();

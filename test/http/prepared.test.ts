@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { Answer, toResponse } from '../../src/http/answer.ts';
-import { headerBuilder, pathOf, prepareDocument, prepareFixed, respond as answer, type HeaderAssembly } from '../../src/http/prepared.ts';
+import {
+  headerBuilder,
+  negotiated,
+  pathOf,
+  prepareDocument,
+  prepareFixed,
+  respond as answer,
+  type HeaderAssembly,
+  type Prepared,
+} from '../../src/http/prepared.ts';
 
 /** The prepared answer as the fetch face sends it. */
 const respond = async (...args: Parameters<typeof answer>) => toResponse(await answer(...args));
@@ -110,6 +119,27 @@ describe('respond', () => {
     // A 304 for the coded representation compares against its own ETag.
     const coded = await respond(request({ 'Accept-Encoding': 'gzip', 'If-None-Match': rep.identity.etag! }), rep, {});
     expect(coded.status).toBe(200);
+  });
+});
+
+describe('negotiated', () => {
+  it('prepares another media type on the first request that accepts it, once, and serves the default without it', async () => {
+    const json = await prepare(small, { cacheControl: 'no-store', fixed });
+    let made = 0;
+    const markdown = async (): Promise<Prepared> => {
+      made++;
+      return prepare('# hello', { cacheControl: 'no-store', fixed, contentType: 'text/markdown; charset=utf-8' });
+    };
+    let kept: Promise<Prepared> | undefined;
+    const rep = negotiated('application/json', json, new Map([['text/markdown', () => (kept ??= markdown())]]));
+    expect(await (await respond(request(), rep, {})).json()).toEqual(small);
+    expect(made).toBe(0);
+    for (let i = 0; i < 2; i++) {
+      const response = await respond(request({ Accept: 'text/markdown' }), rep, {});
+      expect(response.headers.get('content-type')).toBe('text/markdown; charset=utf-8');
+      expect(await response.text()).toBe('# hello');
+    }
+    expect(made).toBe(1);
   });
 });
 
