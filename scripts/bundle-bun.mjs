@@ -9,7 +9,9 @@
  *
  * One file, since CommonJS output cannot be split: what the esbuild bundles load on use (the
  * schemas, the facts check, the OpenAPI builder) is in it, evaluated only when first imported as
- * there; the packages only those parts use stay in node_modules and load on use.
+ * there; the packages only those parts use stay in node_modules and load on use, with `require`,
+ * so as their CommonJS builds: the MCP SDK's took about 25 ms more to load than its ES modules in a
+ * fresh Bun here, which the first MCP answer pays (docs/performance.md).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
