@@ -9,16 +9,24 @@
  *
  * One file, since CommonJS output cannot be split: what the esbuild bundles load on use (the
  * schemas, the facts check, the OpenAPI builder) is in it, evaluated only when first imported as
- * there; the packages only those parts use stay in node_modules and load on use, with `require`,
- * so as their CommonJS builds: the MCP SDK's took about 25 ms more to load than its ES modules in a
- * fresh Bun here, which the first MCP answer pays (docs/performance.md).
+ * there; the packages only those parts use stay in node_modules and load on use, with `require`
+ * (the MCP SDK through ES modules beside it, below).
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BUN_PRAGMA, checkedSample, DOCS_BODIES, LOADED_ON_USE, OPTIONAL_PEERS, root } from './bundle.mjs';
 
 /** The dependencies the start path itself imports, bundled; the others are resolved from node_modules when first used. */
 const ON_THE_START_PATH = ['valibot', 'hono'];
+
+/**
+ * The MCP SDK's modules, which bun.js requires through a one-line ES module beside it
+ * (`mcp-sdk-….mjs`): `require` of the package itself would load its CommonJS build, about 25 ms
+ * slower to load in a fresh Bun here than its ES modules, which the first MCP answer would pay.
+ */
+const MCP_SDK_SPECIFIERS = ['@modelcontextprotocol/server', '@modelcontextprotocol/server/ext/skills'];
+const MCP_SDK = new RegExp(`^(${MCP_SDK_SPECIFIERS.map((name) => name.replace(/[/.]/g, '\\$&')).join('|')})$`);
+const shimOf = (specifier) => `mcp-sdk-${specifier.slice('@modelcontextprotocol/'.length).replaceAll('/', '-')}.mjs`;
 
 export async function bundleBun(outdir) {
   const dependencies = Object.keys(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).dependencies ?? {});
@@ -34,6 +42,12 @@ export async function bundleBun(outdir) {
     define: { CHECKED_SAMPLE_FACTS: JSON.stringify(await checkedSample()) },
     plugins: [
       {
+        name: 'mcp-sdk-as-es-modules',
+        setup(build) {
+          build.onResolve({ filter: MCP_SDK }, ({ path }) => ({ path: `./${shimOf(path)}`, external: true }));
+        },
+      },
+      {
         name: 'shared-docs-bodies',
         setup(build) {
           build.onResolve({ filter: /\/generated\/bodies(\.ts)?$/ }, () => ({ path: DOCS_BODIES, external: true }));
@@ -42,6 +56,7 @@ export async function bundleBun(outdir) {
     ],
   });
   if (!result.success) throw new AggregateError(result.logs, 'The Bun start-up bundle failed to build');
+  for (const specifier of MCP_SDK_SPECIFIERS) writeFileSync(join(outdir, shimOf(specifier)), `export * from '${specifier}';\n`);
   const written = readFileSync(join(outdir, 'bun.js'), 'utf8');
   if (!written.startsWith(BUN_PRAGMA)) throw new Error(`${outdir}/bun.js does not begin with ${BUN_PRAGMA}`);
 }

@@ -67,5 +67,8 @@ describe('what a start-up bundle loads before it serves', () => {
     expect(statSync(join(dir, 'bun.js.jsc')).size).toBeGreaterThan(100_000);
     // Nothing else of the others' bundles: Bun's is self-contained but for the packages it loads on use.
     expect(readFileSync(join(dir, 'bun.js'), 'utf8')).not.toMatch(/["']\.\/chunk-/);
+    // The MCP SDK through ES modules beside it: `require` of the package would load its slower CommonJS build.
+    expect(readFileSync(join(dir, 'bun.js'), 'utf8')).not.toMatch(/require\("@modelcontextprotocol\//);
+    expect(readFileSync(join(dir, 'mcp-sdk-server.mjs'), 'utf8')).toBe("export * from '@modelcontextprotocol/server';\n");
   });
 });
