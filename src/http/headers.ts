@@ -229,9 +229,11 @@ export function headerComponents(): Record<string, { description: string; schema
   );
 }
 
-/** Copies header records into a new one, with a for-in copy: the cheapest way measured on Node 20 (see the README, Performance). */
+/**
+ * Copies header records into a new one, a later part's value replacing an earlier one's in its place:
+ * `Object.assign` onto an empty record, the cheapest way measured on Node 20 and Deno (a for-in copy,
+ * a spread: see Performance).
+ */
 export function mergeHeaders(...parts: HeaderRecord[]): HeaderRecord {
-  const merged: HeaderRecord = {};
-  for (const part of parts) for (const name in part) merged[name] = part[name]!;
-  return merged;
+  return Object.assign({}, ...parts);
 }

@@ -3,7 +3,7 @@ import { EXPOSED } from '../support/cases.ts';
 import { deprecationNotice } from '../../src/contract/deprecation.ts';
 import LinkHeader from 'http-link-header';
 import { buildRoot } from '../../src/discovery/root.ts';
-import { carriedHeaders, headerComponents, HEADERS, pathHeaders, type HeaderSettings } from '../../src/http/headers.ts';
+import { carriedHeaders, headerComponents, HEADERS, mergeHeaders, pathHeaders, type HeaderSettings } from '../../src/http/headers.ts';
 import { ROUTES } from '../../src/routes.ts';
 import { PROBLEM_CODES } from '../../src/contract/problem-codes.ts';
 import { sampleFacts } from '../support/handler.ts';
@@ -25,6 +25,21 @@ const deprecated: HeaderSettings = {
   }),
 };
 const SERVICE_DESC = `<${BASE}/openapi.json>; rel="service-desc"`;
+
+describe('mergeHeaders', () => {
+  it('copies the parts into a new record: a later value replaces an earlier one in its place, new names come last', () => {
+    const fixed = { 'Content-Type': 'application/json', RateLimit: 'fixed', ETag: '"a"' };
+    const merged = mergeHeaders(fixed, { RateLimit: 'mine', 'X-RateLimit-Remaining': '9' }, { ETag: '"b"' });
+    expect(Object.entries(merged)).toEqual([
+      ['Content-Type', 'application/json'],
+      ['RateLimit', 'mine'],
+      ['ETag', '"b"'],
+      ['X-RateLimit-Remaining', '9'],
+    ]);
+    expect(merged).not.toBe(fixed);
+    expect(fixed.RateLimit).toBe('fixed');
+  });
+});
 
 describe('the header rules', () => {
   it('let cross-origin scripts read exactly the contract headers', () => {
