@@ -39,20 +39,21 @@ export interface RedisConnection {
 }
 
 export interface ConnectionOptions {
-  commandTimeoutMs: number;
   maxPendingCommands: number;
 }
 
-export function connectRedis(target: RedisTarget, { commandTimeoutMs, maxPendingCommands }: ConnectionOptions): RedisConnection {
+export function connectRedis(target: RedisTarget, { maxPendingCommands }: ConnectionOptions): RedisConnection {
   const node = {
     // Fail fast while disconnected instead of queueing requests behind an outage.
     disableOfflineQueue: true,
     commandsQueueMaxLength: maxPendingCommands,
     socket: { connectTimeout: CONNECT_TIMEOUT_MS, reconnectStrategy: backoff },
   };
-  // node-redis applies this only while a command waits to be written, not once it is sent: the
-  // store bounds the wait for an answer.
-  const shared = { scripts: { incrementWindows }, commandOptions: { timeout: commandTimeoutMs } };
+  // No command timeout of the client's own (node-redis 6 gives each command a 5 s one by default):
+  // it makes an AbortSignal and a timer per command, and it applies only while a command waits to
+  // be written, which a batch does for one turn of the event loop. The store bounds every call with
+  // its own deadline, sends one batch at a time, and none while Redis is down.
+  const shared = { scripts: { incrementWindows }, commandOptions: { timeout: 0 } };
   const first = firstConnectionLatch();
   const whole = <T>(batch: T[]) => [batch];
 

@@ -20,7 +20,7 @@ export function createRedisStore(
   target: RedisTarget,
   { commandTimeoutMs = 250, keyPrefix = 'ratelimit', maxPendingCommands = 10_000 }: StoreOptions = {},
 ): CounterStore {
-  const connection = connectRedis(target, { commandTimeoutMs, maxPendingCommands });
+  const connection = connectRedis(target, { maxPendingCommands });
 
   // Down: the first connection failed, a command failed, or one went unanswered (a hung Redis keeps
   // its connection open and answers nothing). While down, requests are not sent to Redis at all and
