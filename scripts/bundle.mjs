@@ -109,10 +109,13 @@ export async function bundle(outdir = join(root, 'dist/start'), { withDocsBodies
       logLevel: 'warning',
     });
   }
-  // Bun's bundle is Bun's own build (bundle-bun.mjs): bytecode, which esbuild cannot write.
+  // Bun's bundle is Bun's own build (bundle-bun.mjs): bytecode, which esbuild cannot write. Where
+  // Bun is not installed (the container's build, which installs no runtime), esbuild bundles it too.
+  const withBun = bunAvailable();
   const { bun, ...others } = startFiles();
+  if (!withBun) console.warn('Bun is not installed here: dist/start/bun.js is bundled by esbuild, without bytecode.');
   await build({
-    entryPoints: others,
+    entryPoints: withBun ? others : { bun, ...others },
     outdir,
     bundle: true,
     splitting: true,
@@ -130,13 +133,17 @@ export async function bundle(outdir = join(root, 'dist/start'), { withDocsBodies
     banner: { js: BUN_PRAGMA },
     logLevel: 'warning',
   });
-  await bundleForBun(outdir);
+  if (withBun) await bundleForBun(outdir);
 }
+
+const PROJECT_BUN = join(root, 'node_modules/.bin/bun');
+/** This process is Bun, or the project's Bun runs (an install with --ignore-scripts has only its placeholder). */
+const bunAvailable = () => 'Bun' in globalThis || spawnSync(PROJECT_BUN, ['--version']).status === 0;
 
 /** Runs bundle-bun.mjs on Bun: this process when it is Bun, else the project's Bun (a dev dependency). */
 async function bundleForBun(outdir) {
   if ('Bun' in globalThis) return (await import('./bundle-bun.mjs')).bundleBun(outdir);
-  const bun = spawnSync(join(root, 'node_modules/.bin/bun'), [join(root, 'scripts/bundle-bun.mjs'), outdir], { stdio: 'inherit' });
+  const bun = spawnSync(PROJECT_BUN, [join(root, 'scripts/bundle-bun.mjs'), outdir], { stdio: 'inherit' });
   if (bun.status !== 0) throw new Error(`The Bun start-up bundle failed to build (${bun.error?.message ?? `exit ${bun.status}`})`);
 }
 
