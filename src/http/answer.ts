@@ -27,8 +27,11 @@ export class Answer {
     readonly status: number,
     /** A record (Node, Deno, Workers), or a template with this request's own headers (Bun, see `headerBuilder`). */
     headers: HeaderRecord | Headers | TemplateHeaders,
-    /** Null for a HEAD, a 304 or a 204. */
-    readonly body: Uint8Array<ArrayBuffer> | null,
+    /**
+     * Null for a HEAD, a 304 or a 204; text where the bytes are made for this request (a replayed MCP
+     * answer), which the runtime encodes as it writes.
+     */
+    readonly body: Uint8Array<ArrayBuffer> | string | null,
   ) {
     if (headers instanceof TemplateHeaders) {
       this.#template = headers.template;

@@ -22,12 +22,10 @@ const ID_MARK = '\u0000replay-id\u0000';
 interface Recorded {
   status: number;
   headers: HeaderRecord;
-  /** The body's bytes around the id: `before + JSON.stringify(id) + after`. */
-  before: Uint8Array;
-  after: Uint8Array;
+  /** The body around the id: `before + JSON.stringify(id) + after`. */
+  before: string;
+  after: string;
 }
-
-const utf8 = new TextEncoder();
 
 type JsonRpcRequest = { jsonrpc: unknown; id: string | number; method: string };
 
@@ -53,7 +51,7 @@ function split(response: Response, text: string, id: string | number): Recorded 
   if (before + JSON.stringify(id) + after !== text) return undefined;
   // The length changes with the id's; the server sets it from the body.
   const headers = Object.fromEntries([...response.headers].filter(([name]) => name !== 'content-length'));
-  return { status: response.status, headers, before: utf8.encode(before), after: utf8.encode(after) };
+  return { status: response.status, headers, before, after };
 }
 
 /** How many distinct requests' answers are kept; the oldest goes first. */
@@ -80,18 +78,14 @@ export class ReplayCache {
 
   /**
    * The kept answer for `key` with the request's id, carrying `serviceHeaders` besides the SDK's: an
-   * `Answer`, which the Node server writes without fetch objects. Its length is the runtime's to set.
+   * `Answer`, which the Node server writes without fetch objects. Its body is text (the runtime
+   * encodes it as it writes, with no buffer made here for it) and its length the runtime's to set.
    */
   replay(key: string, body: unknown, serviceHeaders: (status: number) => HeaderRecord): Answer | undefined {
     const known = this.#answers.get(key);
     if (!known) return undefined;
-    const { before, after } = known;
-    const id = utf8.encode(JSON.stringify((body as JsonRpcRequest).id));
-    const bytes = new Uint8Array(before.byteLength + id.byteLength + after.byteLength);
-    bytes.set(before);
-    bytes.set(id, before.byteLength);
-    bytes.set(after, before.byteLength + id.byteLength);
-    return new Answer(known.status, mergeHeaders(known.headers, serviceHeaders(known.status)), bytes);
+    const text = known.before + JSON.stringify((body as JsonRpcRequest).id) + known.after;
+    return new Answer(known.status, mergeHeaders(known.headers, serviceHeaders(known.status)), text);
   }
 
   /** Keeps the SDK's answer when it can be replayed; returns an equal Response, the body read once. */

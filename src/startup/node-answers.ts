@@ -95,7 +95,8 @@ function write(res: ServerResponse, { status, headers, body }: Answer): void {
   // Not `instanceof Headers`: reading that global loads undici. A plain record has no iterator.
   if (Symbol.iterator in headers) {
     const record = outgoing(headers as Headers);
-    if (body && record['content-length'] === undefined) record['Content-Length'] = String(body.byteLength);
+    if (body && record['content-length'] === undefined)
+      record['Content-Length'] = String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength);
     res.writeHead(status, record);
   } else if (body && headers['Content-Length'] === undefined) {
     res.statusCode = status;
