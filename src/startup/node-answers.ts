@@ -150,10 +150,16 @@ class LightRequest {
     if (incoming.destroyed) return Promise.reject(new TypeError('The client closed the connection'));
     return new Promise((resolve, reject) => {
       const chunks: Buffer[] = [];
-      incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+      let length = 0;
+      incoming.on('data', (chunk: Buffer) => {
+        chunks.push(chunk);
+        length += chunk.byteLength;
+      });
+      // One copy into a buffer of the body's own length (not Buffer.concat's pooled one, sliced again).
       incoming.once('end', () => {
-        const whole = Buffer.concat(chunks);
-        resolve(whole.buffer.slice(whole.byteOffset, whole.byteOffset + whole.byteLength) as ArrayBuffer);
+        const whole = new Uint8Array(length);
+        for (let i = 0, at = 0; i < chunks.length; at += chunks[i]!.byteLength, i++) whole.set(chunks[i]!, at);
+        resolve(whole.buffer);
       });
       incoming.once('error', reject);
       incoming.once('close', () => incoming.complete || reject(new TypeError('The client closed the connection')));
@@ -176,14 +182,26 @@ class LightRequest {
  * values joined with `, ` (a cookie's with `; `, as the adapter does), surrounding whitespace trimmed.
  */
 class LightHeaders {
+  /** The names in lower case, made on first need: the handler reads several headers a request. */
+  #lower: string[] | undefined;
+
   constructor(private readonly raw: string[]) {}
+
+  #names(): string[] {
+    if (this.#lower) return this.#lower;
+    const lower: string[] = [];
+    for (let i = 0; i < this.raw.length; i += 2) lower.push(this.raw[i]!.toLowerCase());
+    this.#lower = lower;
+    return lower;
+  }
 
   get(name: string): string | null {
     const lower = name.toLowerCase();
+    const names = this.#names();
     let value: string | null = null;
-    for (let i = 0; i < this.raw.length; i += 2) {
-      if (this.raw[i]!.length !== lower.length || this.raw[i]!.toLowerCase() !== lower) continue;
-      const one = httpTrim(this.raw[i + 1]!);
+    for (let i = 0; i < names.length; i++) {
+      if (names[i] !== lower) continue;
+      const one = httpTrim(this.raw[2 * i + 1]!);
       value = value === null ? one : `${value}${lower === 'cookie' ? '; ' : ', '}${one}`;
     }
     return value;
@@ -195,9 +213,14 @@ class LightHeaders {
 
   /** Every name once, in lower case and sorted, as `Headers` iterates. */
   keys(): IterableIterator<string> {
-    const names = new Set<string>();
-    for (let i = 0; i < this.raw.length; i += 2) names.add(this.raw[i]!.toLowerCase());
-    return [...names].sort()[Symbol.iterator]();
+    // Each name put in its place in a sorted list: a request has few, and a Set then a sort cost more.
+    const sorted: string[] = [];
+    for (const name of this.#names()) {
+      let at = sorted.length;
+      while (at > 0 && sorted[at - 1]! > name) at--;
+      if (sorted[at - 1] !== name) sorted.splice(at, 0, name);
+    }
+    return sorted[Symbol.iterator]();
   }
 
   *entries(): IterableIterator<[string, string]> {

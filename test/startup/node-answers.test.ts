@@ -10,6 +10,7 @@ import { connect } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Handler, RequestInfo } from '../../src/handler.ts';
+import { Answer } from '../../src/http/answer.ts';
 import { nodeAnswers } from '../../src/startup/node-answers.ts';
 import { closeHandlers, makeHandler } from '../support/handler.ts';
 import { frame } from '../support/mcp.ts';
@@ -149,5 +150,59 @@ describe('nodeAnswers against the adapter alone', () => {
     expect(sent.status).toBe(expected.status);
     expect(lasting(sent.rawHeaders)).toEqual(lasting(expected.rawHeaders));
     expect(sent.body.toString()).toBe(expected.body.toString());
+  });
+});
+
+describe("nodeAnswers' stand-in for Request", () => {
+  /** What the handler would read of the request: every header as iterated, one header, and the body's bytes. */
+  const seen = async (request: Request) =>
+    JSON.stringify({
+      headers: [...request.headers],
+      keys: [...request.headers.keys()],
+      accept: request.headers.get('Accept'),
+      cookie: request.headers.get('cookie'),
+      missing: request.headers.get('x-missing'),
+      body: request.method === 'POST' ? Buffer.from(await request.arrayBuffer()).toString('base64') : null,
+    });
+  let light: Listening;
+  let adapter: Listening;
+
+  beforeAll(async () => {
+    light = await listen(
+      nodeAnswers(
+        async (request) => new Answer(200, { 'Content-Type': 'application/json' }, new TextEncoder().encode(await seen(request))),
+        () => new Response('not the light path', { status: 500 }),
+      ),
+    );
+    adapter = await listen(getRequestListener(async (request) => new Response(await seen(request))));
+  });
+  afterAll(async () => {
+    await Promise.all([light?.close(), adapter?.close()]);
+  });
+
+  // Names in mixed case, repeated, out of order; values with surrounding spaces; a body in pieces.
+  const headers = {
+    Host: 'api.example.test',
+    'X-Zeta': ' last ',
+    Accept: 'text/html',
+    'mcp-param-region': 'eu',
+    accept: 'application/json',
+    Cookie: ['a=1', 'b=2'],
+    'X-Alpha': ['1', ' 2'],
+  } as unknown as Record<string, string>;
+  const requests: [string, Exchange][] = [
+    ['a GET', { path: '/x', headers }],
+    [
+      'a POST in pieces',
+      { path: '/x', method: 'POST', headers: { ...headers, 'content-length': '11' }, body: [Buffer.from('hello'), Buffer.from(' world')] },
+    ],
+    ['an empty POST', { path: '/x', method: 'POST', headers: { ...headers, 'content-length': '0' }, body: '' }],
+  ];
+
+  it.each(requests)("reads %s as the adapter's Request reads it", async (_name, request) => {
+    const sent = await exchange(light.port, request);
+    const expected = await exchange(adapter.port, request);
+    expect(sent.status).toBe(200);
+    expect(JSON.parse(sent.body.toString())).toEqual(JSON.parse(expected.body.toString()));
   });
 });
