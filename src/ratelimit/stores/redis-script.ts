@@ -52,6 +52,12 @@ export interface Batching {
   split?: <T extends Increment>(batch: T[]) => T[][];
   /** One script call: each increment's count, in order. */
   count(group: Increment[]): Promise<number[]>;
+  /**
+   * When a batch that found none in flight goes out: in a microtask by default (the increments of one
+   * turn of JavaScript). A store whose runtimes all have `setImmediate` passes it, so that the
+   * requests read in one pass over the sockets go out as one batch, not the first one alone.
+   */
+  schedule?: (send: () => void) => void;
 }
 
 interface Pending extends Increment {
@@ -64,7 +70,14 @@ interface Pending extends Increment {
  * meanwhile waits for it (bounded by the store's deadline) and goes out together as the next batch,
  * so a busy instance pays per batch, not per request. Gives the store's `increment` and its key names.
  */
-export function batchedIncrements({ keyPrefix, maxPendingCommands, tooMany, split = (batch) => [batch], count }: Batching) {
+export function batchedIncrements({
+  keyPrefix,
+  maxPendingCommands,
+  tooMany,
+  split = (batch) => [batch],
+  count,
+  schedule = queueMicrotask,
+}: Batching) {
   let waiting: Pending[] = [];
   let sending = false;
   function send(): void {
@@ -97,8 +110,8 @@ export function batchedIncrements({ keyPrefix, maxPendingCommands, tooMany, spli
       return new Promise<number>((resolve, reject) => {
         // The key expires a little after its window so late requests of the window still find it.
         waiting.push({ key: keyOf(key, windowStart), ttlMs: windowMs + 1000, resolve, reject });
-        // Increments of the same tick join the first one's batch.
-        if (waiting.length === 1) queueMicrotask(send);
+        // Increments that arrive before it goes out join the first one's batch.
+        if (waiting.length === 1) schedule(send);
       });
     },
   };

@@ -1,8 +1,8 @@
 /**
  * @module Redis counters shared by every instance, on one server, a Cluster or a Sentinel-watched
  * master: atomic script calls bounded by a short timeout, reconnecting by itself after an outage.
- * Increments wait for no timer: one goes out at once, and those that arrive while it is answered
- * go out together (one round trip, one command for Redis to parse per script call), so a busy
+ * Increments wait for no timer: one goes out once the requests read with it are counted, and those
+ * that arrive while it is answered go out together (one round trip, one command for Redis to parse per script call), so a busy
  * instance pays per batch, not per request.
  *
  * Exact from the first request: until the first connection is made, commands wait for it (at most
@@ -102,6 +102,10 @@ export function createRedisStore(
     tooMany: 'too many Redis commands waiting for an answer',
     split: connection.split,
     count: (group) => bounded(group[0]!.key, () => connection.increment(group)),
+    // After the pass over the sockets that read them (Node, Bun and Deno all have setImmediate): in
+    // a microtask, the first request read went out alone and the others waited for its answer, so
+    // batches alternated 1 and 31 requests with 32 clients, two round trips where one does.
+    schedule: setImmediate,
   });
 
   return {

@@ -394,6 +394,29 @@ describe('createRedisStore', () => {
     }
   });
 
+  it('sends increments of one pass over the sockets as one script call, though they arrive in separate turns of JavaScript', async () => {
+    const store = createRedisStore({ mode: 'standalone', url: redis.url() }, { keyPrefix: 'test:pass' });
+    const admin = createClient({ url: redis.url() });
+    await admin.connect();
+    try {
+      expect(await eventually(() => answers(() => store.current('warm', 0)))).toBe(true);
+      const calls = async () => Number(/cmdstat_evalsha:calls=(\d+)/.exec(await admin.info('commandstats'))?.[1] ?? 0);
+      const before = await calls();
+      // As requests read from several sockets in one poll: each handler runs, and its microtasks
+      // settle, before the next socket's request is read.
+      const counts: (number | Promise<number>)[] = [];
+      for (let i = 0; i < 8; i++) {
+        counts.push(store.increment('k', 0, 60_000));
+        for (let turn = 0; turn < 5; turn++) await Promise.resolve();
+      }
+      expect(await Promise.all(counts)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+      expect((await calls()) - before, 'one script call for the eight').toBe(1);
+    } finally {
+      await admin.quit();
+      await store.close();
+    }
+  });
+
   it('rejects quickly, without naming the server, while Redis is down', async () => {
     const store = createRedisStore({ mode: 'standalone', url: redis.url() }, { keyPrefix: 'test:c' });
     try {
