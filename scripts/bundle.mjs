@@ -133,17 +133,17 @@ export async function bundle(outdir = join(root, 'dist/start'), { withDocsBodies
     banner: { js: BUN_PRAGMA },
     logLevel: 'warning',
   });
-  if (withBun) await bundleForBun(outdir);
+  if (withBun) bundleForBun(outdir);
 }
 
-const PROJECT_BUN = join(root, 'node_modules/.bin/bun');
-/** This process is Bun, or the project's Bun runs (an install with --ignore-scripts has only its placeholder). */
-const bunAvailable = () => 'Bun' in globalThis || spawnSync(PROJECT_BUN, ['--version']).status === 0;
+/** The Bun that builds Bun's bundle: this process when it is Bun, else the project's (a dev dependency). */
+const BUN = 'Bun' in globalThis ? process.execPath : join(root, 'node_modules/.bin/bun');
+/** Whether that Bun runs (an install with --ignore-scripts has only its placeholder). */
+const bunAvailable = () => 'Bun' in globalThis || spawnSync(BUN, ['--version']).status === 0;
 
-/** Runs bundle-bun.mjs on Bun: this process when it is Bun, else the project's Bun (a dev dependency). */
-async function bundleForBun(outdir) {
-  if ('Bun' in globalThis) return (await import('./bundle-bun.mjs')).bundleBun(outdir);
-  const bun = spawnSync(PROJECT_BUN, [join(root, 'scripts/bundle-bun.mjs'), outdir], { stdio: 'inherit' });
+/** Runs bundle-bun.mjs in its own Bun process, which imports what it shares from this module. */
+function bundleForBun(outdir) {
+  const bun = spawnSync(BUN, [join(root, 'scripts/bundle-bun.mjs'), outdir], { stdio: 'inherit' });
   if (bun.status !== 0) throw new Error(`The Bun start-up bundle failed to build (${bun.error?.message ?? `exit ${bun.status}`})`);
 }
 
