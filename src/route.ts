@@ -15,7 +15,7 @@ export const MCP_PATH = '/mcp';
 export const API_CATALOG_PATH = '/.well-known/api-catalog';
 export const LLMS_PATH = '/llms.txt';
 export const SERVER_CARD_PATH = `${MCP_PATH}/server-card`;
-export const problemPath = (code: string) => `/problems/${code}`;
+export { problemPath } from './contract/problems.ts';
 export const ROOT_PATH = '/';
 export const ROBOTS_PATH = '/robots.txt';
 export const LLMS_FULL_PATH = '/llms-full.txt';

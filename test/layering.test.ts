@@ -16,7 +16,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['facts/**', 'agents/**'],
   ['contract/**'],
   ['route.ts'],
-  ['contract/problems.ts', 'discovery/**', 'docs/**'],
+  ['discovery/**', 'docs/**'],
   ['http/**'],
   ['mcp/**'],
   ['api/**'],

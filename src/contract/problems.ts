@@ -3,8 +3,10 @@
  * resolution, and the RFC 9457 bodies and problem types made from them. Preparing a problem answer
  * is http/problem.ts's.
  */
-import { problemPath } from '../route.ts';
 import type { Problem, ProblemCode, ProblemType } from './schemas.ts';
+
+/** Where a problem type is documented: `{base}/problems/{code}`, its `type` URI. */
+export const problemPath = (code: string) => `/problems/${code}`;
 
 interface ProblemDefinition {
   status: number;
