@@ -368,40 +368,47 @@ describe('createRedisStore', () => {
     }
   });
 
-  it('sends concurrent increments as batches, each key counted exactly once per increment, with its expiry', async () => {
-    const store = createRedisStore({ mode: 'standalone', url: redis.url() }, { keyPrefix: 'test:batch' });
+  /** A store on its own key prefix, warmed up, and how many script calls Redis has run since. */
+  async function withScriptCalls(
+    keyPrefix: string,
+    use: (
+      store: ReturnType<typeof createRedisStore>,
+      sent: () => Promise<number>,
+      admin: { pTTL(key: string): Promise<number> },
+    ) => Promise<void>,
+  ) {
+    const store = createRedisStore({ mode: 'standalone', url: redis.url() }, { keyPrefix });
     const admin = createClient({ url: redis.url() });
     await admin.connect();
     try {
       expect(await eventually(() => answers(() => store.current('warm', 0)))).toBe(true);
       const calls = async () => Number(/cmdstat_evalsha:calls=(\d+)/.exec(await admin.info('commandstats'))?.[1] ?? 0);
       const before = await calls();
+      await use(store, async () => (await calls()) - before, admin);
+    } finally {
+      await admin.quit();
+      await store.close();
+    }
+  }
+
+  it('sends concurrent increments as batches, each key counted exactly once per increment, with its expiry', () =>
+    withScriptCalls('test:batch', async (store, sent, admin) => {
       const keys = Array.from({ length: 200 }, (_, i) => `k${i % 7}`);
       const counts = await Promise.all(keys.map((key) => store.increment(key, 0, 60_000)));
       for (let k = 0; k < 7; k++) {
         const seen = counts.filter((_, i) => keys[i] === `k${k}`).sort((x, y) => x - y);
         expect(seen, `k${k}`).toEqual(Array.from({ length: seen.length }, (_, i) => i + 1));
       }
-      const sent = (await calls()) - before;
-      expect(sent, 'the increments reached Redis as script calls').toBeGreaterThan(0);
-      expect(sent, 'fewer script calls than increments').toBeLessThan(keys.length / 4);
+      const calls = await sent();
+      expect(calls, 'the increments reached Redis as script calls').toBeGreaterThan(0);
+      expect(calls, 'fewer script calls than increments').toBeLessThan(keys.length / 4);
       const ttl = await admin.pTTL('test:batch:0:k0');
       expect(ttl).toBeGreaterThan(59_000);
       expect(ttl).toBeLessThanOrEqual(61_000);
-    } finally {
-      await admin.quit();
-      await store.close();
-    }
-  });
+    }));
 
-  it('sends increments of one pass over the sockets as one script call, though they arrive in separate turns of JavaScript', async () => {
-    const store = createRedisStore({ mode: 'standalone', url: redis.url() }, { keyPrefix: 'test:pass' });
-    const admin = createClient({ url: redis.url() });
-    await admin.connect();
-    try {
-      expect(await eventually(() => answers(() => store.current('warm', 0)))).toBe(true);
-      const calls = async () => Number(/cmdstat_evalsha:calls=(\d+)/.exec(await admin.info('commandstats'))?.[1] ?? 0);
-      const before = await calls();
+  it('sends increments of one pass over the sockets as one script call, though they arrive in separate turns of JavaScript', () =>
+    withScriptCalls('test:pass', async (store, sent) => {
       // As requests read from several sockets in one poll: each handler runs, and its microtasks
       // settle, before the next socket's request is read.
       const counts: (number | Promise<number>)[] = [];
@@ -410,12 +417,8 @@ describe('createRedisStore', () => {
         for (let turn = 0; turn < 5; turn++) await Promise.resolve();
       }
       expect(await Promise.all(counts)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
-      expect((await calls()) - before, 'one script call for the eight').toBe(1);
-    } finally {
-      await admin.quit();
-      await store.close();
-    }
-  });
+      expect(await sent(), 'one script call for the eight').toBe(1);
+    }));
 
   it('rejects quickly, without naming the server, while Redis is down', async () => {
     const store = createRedisStore({ mode: 'standalone', url: redis.url() }, { keyPrefix: 'test:c' });
