@@ -231,8 +231,7 @@ export function headerComponents(): Record<string, { description: string; schema
 
 /**
  * Copies header records into a new one, a later part's value replacing an earlier one's in its place:
- * `Object.assign` onto an empty record, the cheapest way measured on Node 20 and Deno (a for-in copy,
- * a spread: see Performance).
+ * `Object.assign` onto an empty record, cheaper on Node 20 than a for-in copy (see Performance).
  */
 export function mergeHeaders(...parts: HeaderRecord[]): HeaderRecord {
   return Object.assign({}, ...parts);

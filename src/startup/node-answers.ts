@@ -213,14 +213,7 @@ class LightHeaders {
 
   /** Every name once, in lower case and sorted, as `Headers` iterates. */
   keys(): IterableIterator<string> {
-    // Each name put in its place in a sorted list: a request has few, and a Set then a sort cost more.
-    const sorted: string[] = [];
-    for (const name of this.#names()) {
-      let at = sorted.length;
-      while (at > 0 && sorted[at - 1]! > name) at--;
-      if (sorted[at - 1] !== name) sorted.splice(at, 0, name);
-    }
-    return sorted[Symbol.iterator]();
+    return [...new Set(this.#names())].sort()[Symbol.iterator]();
   }
 
   *entries(): IterableIterator<[string, string]> {

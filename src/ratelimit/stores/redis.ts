@@ -2,8 +2,8 @@
  * @module Redis counters shared by every instance, on one server, a Cluster or a Sentinel-watched
  * master: atomic script calls bounded by a short timeout, reconnecting by itself after an outage.
  * Increments wait for no timer: one goes out once the requests read with it are counted, and those
- * that arrive while it is answered go out together (one round trip, one command for Redis to parse per script call), so a busy
- * instance pays per batch, not per request.
+ * that arrive while it is answered go out together (one round trip, one command for Redis to parse
+ * per script call), so a busy instance pays per batch, not per request.
  *
  * Exact from the first request: until the first connection is made, commands wait for it (at most
  * CONNECT_TIMEOUT_MS from the first of them) instead of failing; only a store that failed to connect,
