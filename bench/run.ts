@@ -43,12 +43,13 @@ async function main() {
     versions: Object.fromEntries(RUNTIMES.map((r) => [r, version(r)])) as Record<RuntimeName, string>,
     tool,
     config,
-    scenarios: selectedScenarios().map(({ id, label, reference, referenceLabel, target }) => ({
+    scenarios: selectedScenarios().map(({ id, label, reference, referenceLabel, target, status }) => ({
       id,
       label,
       reference,
       referenceLabel,
       target,
+      status,
     })),
     http: [],
     cold: [],

@@ -3,10 +3,12 @@
  * BENCH_BODIES_DIR, answered with no logic beyond picking the file by path.
  *
  * FLOOR_PATH answers the product bytes with the headers the service sent for them (its contract:
- * CORS, Link, cache validators, rate-limit fields), the three rate-limit fields changing per
- * request as the service's do: what no logic at all costs once the contract's headers are sent.
+ * CORS, Link, cache validators, rate-limit fields), the rate-limit fields changing per request as
+ * the service's do: what no logic at all costs once the contract's headers are sent.
+ * NOT_FOUND_FLOOR_PATH does the same for the 404 problem and its headers.
  */
 export const FLOOR_PATH = '/floor/product';
+export const NOT_FOUND_FLOOR_PATH = '/floor/nope';
 
 export interface Bodies {
   product: Uint8Array<ArrayBuffer>;
@@ -22,10 +24,18 @@ export const FILES = {
   notFound: 'not-found.json',
   /** The service's product answer headers, as a JSON record (no Date or connection headers). */
   productHeaders: 'product.headers.json',
+  /** The same for the 404 problem. */
+  notFoundHeaders: 'not-found.headers.json',
 } as const;
 
+/** A floor answer's headers, fresh rate-limit values on each call. */
+export interface Floors<H> {
+  product: () => H;
+  notFound: () => H;
+}
+
 /**
- * A headers builder for FLOOR_PATH, the fastest way found per runtime: on Bun a `Headers` object
+ * A headers builder for a floor path, the fastest way found per runtime: on Bun a `Headers` object
  * made once and copied per request (about 20 % faster than a record there), elsewhere the captured
  * record copied key by key (not `{ ...record }` plus more keys, which is slow on Node 20); fresh
  * rate-limit values on each call.
@@ -75,12 +85,13 @@ export function answers(bodies: Bodies) {
 }
 
 /** The fetch function of the Bun and Deno baselines: pick the answer by path, nothing else. */
-export function baselineFetch(bodies: Bodies, floor: () => HeadersInit): (request: Request) => Response {
+export function baselineFetch(bodies: Bodies, floors: Floors<HeadersInit>): (request: Request) => Response {
   const a = answers(bodies);
   return (request) => {
     const url = request.url;
     const path = url.slice(url.indexOf('/', 8));
-    if (path === FLOOR_PATH) return new Response(a.product.body, { headers: floor() });
+    if (path === FLOOR_PATH) return new Response(a.product.body, { headers: floors.product() });
+    if (path === NOT_FOUND_FLOOR_PATH) return new Response(a.notFound.body, { status: 404, headers: floors.notFound() });
     const pick =
       path === '/api/v1/product'
         ? a.product

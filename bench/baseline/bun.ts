@@ -9,8 +9,11 @@ const bodies = {
   openapiGzip: await read(FILES.openapiGzip),
   notFound: await read(FILES.notFound),
 };
-const floor = floorHeadersObject(await Bun.file(`${dir}/${FILES.productHeaders}`).json());
+const floors = {
+  product: floorHeadersObject(await Bun.file(`${dir}/${FILES.productHeaders}`).json()),
+  notFound: floorHeadersObject(await Bun.file(`${dir}/${FILES.notFoundHeaders}`).json()),
+};
 
-const server = Bun.serve({ hostname: '127.0.0.1', port: Number(process.env.PORT ?? 0), fetch: baselineFetch(bodies, floor) });
+const server = Bun.serve({ hostname: '127.0.0.1', port: Number(process.env.PORT ?? 0), fetch: baselineFetch(bodies, floors) });
 console.log(`Baseline listening on ${server.url.origin}`);
 process.on('SIGTERM', () => process.exit(0));

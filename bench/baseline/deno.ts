@@ -9,7 +9,8 @@ const bodies = {
   openapiGzip: read(FILES.openapiGzip),
   notFound: read(FILES.notFound),
 };
-const floor = floorHeaders(JSON.parse(Deno.readTextFileSync(`${dir}/${FILES.productHeaders}`)));
+const floorOf = (name: string) => floorHeaders(JSON.parse(Deno.readTextFileSync(`${dir}/${name}`)));
+const floors = { product: floorOf(FILES.productHeaders), notFound: floorOf(FILES.notFoundHeaders) };
 
 Deno.serve(
   {
@@ -17,6 +18,6 @@ Deno.serve(
     port: Number(Deno.env.get('PORT') ?? 0),
     onListen: ({ port }) => console.log(`Baseline listening on http://127.0.0.1:${port}`),
   },
-  baselineFetch(bodies, floor),
+  baselineFetch(bodies, floors),
 );
 Deno.addSignalListener('SIGTERM', () => Deno.exit(0));

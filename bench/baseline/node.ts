@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { answers, FILES, FLOOR_PATH, floorHeaders } from './bodies.ts';
+import { answers, FILES, FLOOR_PATH, floorHeaders, NOT_FOUND_FLOOR_PATH } from './bodies.ts';
 
 const dir = process.env.BENCH_BODIES_DIR!;
 const read = (name: string) => new Uint8Array(readFileSync(`${dir}/${name}`));
@@ -21,13 +21,19 @@ const product = withLength(a.product);
 const openapi = withLength(a.openapi);
 const openapiGzip = withLength(a.openapiGzip);
 const notFound = withLength(a.notFound);
-const floor = floorHeaders(JSON.parse(readFileSync(`${dir}/${FILES.productHeaders}`, 'utf8')));
+const floorOf = (name: string) => floorHeaders(JSON.parse(readFileSync(`${dir}/${name}`, 'utf8')));
+const floors = { product: floorOf(FILES.productHeaders), notFound: floorOf(FILES.notFoundHeaders) };
 
 const server = createServer((req, res) => {
   const url = req.url;
   if (url === FLOOR_PATH) {
-    res.writeHead(200, floor());
+    res.writeHead(200, floors.product());
     res.end(product.body);
+    return;
+  }
+  if (url === NOT_FOUND_FLOOR_PATH) {
+    res.writeHead(404, floors.notFound());
+    res.end(notFound.body);
     return;
   }
   const pick =

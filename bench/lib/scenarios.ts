@@ -1,5 +1,5 @@
 /** @module The HTTP rows of the benchmark: what each request is, and what it is measured against. */
-import { FLOOR_PATH } from '../baseline/bodies.ts';
+import { FLOOR_PATH, NOT_FOUND_FLOOR_PATH } from '../baseline/bodies.ts';
 import { onlyScenarios } from './config.ts';
 import type { RequestSpec } from './http.ts';
 import type { RuntimeName } from './runtimes.ts';
@@ -21,6 +21,8 @@ export interface Scenario {
   referenceLabel?: string;
   /** The ratio to reach, per runtime. */
   target?: Partial<Record<RuntimeName, number>>;
+  /** The status the service answers, when not a 2xx (then not counted as an error). */
+  status?: number;
   /** Measured on another service instance counting in a local redis-server, or a Redis Cluster of three masters. */
   instance?: StoreKind;
 }
@@ -37,7 +39,24 @@ export const SCENARIOS: Scenario[] = [
     // Issue 31: what the handler may cost on top of the header contract itself.
     target: { bun: 0.9, deno: 0.95, node: 0.85 },
   },
-  { id: 'notFound', label: 'GET /nope (404)', request: { path: '/nope' }, reference: 'baseline' },
+  // Issue 38: against the bare server sending the same body with only its Content-Type.
+  {
+    id: 'notFound',
+    label: 'GET /nope (404)',
+    request: { path: '/nope' },
+    status: 404,
+    reference: 'baseline',
+    target: { bun: 0.7, deno: 0.7, node: 0.7 },
+  },
+  {
+    id: 'notFoundFloor',
+    label: 'GET /nope (404)',
+    request: { path: '/nope' },
+    status: 404,
+    reference: 'baseline',
+    baselinePath: NOT_FOUND_FLOOR_PATH,
+    referenceLabel: "sending the service's 404 headers, built the fastest way for the runtime",
+  },
   { id: 'openapi', label: 'GET /openapi.json', request: { path: '/openapi.json' }, reference: 'baseline' },
   {
     id: 'openapiGzip',

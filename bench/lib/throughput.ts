@@ -55,14 +55,11 @@ export async function httpRuntime(runtime: RuntimeName, tool: ReturnType<typeof 
       join(dir, FILES.openapiGzip),
       (await capture({ path: '/openapi.json', headers: { 'Accept-Encoding': 'gzip' } }, 200, 'gzip')).body,
     );
-    writeFileSync(join(dir, FILES.notFound), (await capture({ path: '/nope' }, 404)).body);
+    const notFound = await capture({ path: '/nope' }, 404);
+    writeFileSync(join(dir, FILES.notFound), notFound.body);
     result.headerBytes.service = headerBytes(product.headers);
-    const contractHeaders: Record<string, string> = {};
-    for (const [name, value] of Object.entries(product.headers)) {
-      if (!['date', 'connection', 'keep-alive', 'transfer-encoding'].includes(name) && typeof value === 'string')
-        contractHeaders[name] = value;
-    }
-    writeFileSync(join(dir, FILES.productHeaders), JSON.stringify(contractHeaders));
+    writeFileSync(join(dir, FILES.productHeaders), JSON.stringify(contractHeaders(product.headers)));
+    writeFileSync(join(dir, FILES.notFoundHeaders), JSON.stringify(contractHeaders(notFound.headers)));
 
     baseline = await start(...command(runtime, `bench/baseline/${runtime}.ts`), {
       cpu: config.serverCpu,
@@ -180,4 +177,13 @@ async function startStoreService(runtime: RuntimeName, kind: StoreKind): Promise
     await sleep(50);
   }
   return { store, instance };
+}
+
+/** The headers an answer carries by the contract: all but the date and the connection's own. */
+function contractHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+  const contract: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (!['date', 'connection', 'keep-alive', 'transfer-encoding'].includes(name) && typeof value === 'string') contract[name] = value;
+  }
+  return contract;
 }
