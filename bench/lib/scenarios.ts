@@ -23,8 +23,12 @@ export interface Scenario {
   target?: Partial<Record<RuntimeName, number>>;
   /** The status the service answers, when not a 2xx (then not counted as an error). */
   status?: number;
-  /** Measured on another service instance counting in a local redis-server, or a Redis Cluster of three masters. */
-  instance?: StoreKind;
+  /**
+   * Measured on another service instance: one counting in a local redis-server or a Redis Cluster of
+   * three masters, or `mcp`, the one that answers the MCP rows (so the REST rows' instance, like the
+   * bare server, sees GETs alone).
+   */
+  instance?: StoreKind | 'mcp';
 }
 
 export const SCENARIOS: Scenario[] = [
@@ -73,8 +77,9 @@ export const SCENARIOS: Scenario[] = [
       headers: { ...MCP_HEADERS, 'MCP-Protocol-Version': '2025-06-18' },
       body: JSON.stringify(MCP_CALL),
     },
-    reference: 'product',
+    reference: 'productAfterMcp',
     target: { bun: 0.5, deno: 0.5, node: 0.5 },
+    instance: 'mcp',
   },
   {
     id: 'mcp2026',
@@ -95,8 +100,17 @@ export const SCENARIOS: Scenario[] = [
         },
       }),
     },
-    reference: 'product',
+    reference: 'productAfterMcp',
     target: { bun: 0.5, deno: 0.5, node: 0.5 },
+    instance: 'mcp',
+  },
+  {
+    id: 'productAfterMcp',
+    label: 'GET /api/v1/product, on the instance that answers the MCP rows',
+    request: { path: '/api/v1/product' },
+    reference: 'product',
+    referenceLabel: 'the same on the instance that answers GETs alone',
+    instance: 'mcp',
   },
   {
     id: 'productRedis',
