@@ -28,8 +28,11 @@ export function sourceIp(event: LambdaEvent): string | undefined {
     .at(-1);
 }
 
-/** The X-Forwarded-For values of a header map, whatever the case of its names. */
+/**
+ * The X-Forwarded-For values of a header map, whatever the case of its names. A malformed event's
+ * value may be anything: only text is read as addresses.
+ */
 function headerValues(headers: Record<string, string | string[] | undefined> | null | undefined): string[] {
   const [, value] = Object.entries(headers ?? {}).find(([name]) => name.toLowerCase() === 'x-forwarded-for') ?? [];
-  return value === undefined ? [] : [value].flat();
+  return [value].flat().filter((entry) => typeof entry === 'string');
 }

@@ -12,6 +12,7 @@ import parsePrometheusTextFormat from 'parse-prometheus-text-format';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { failedStart, ROOT, startEntry, type RunningEntry } from '../support/entries.ts';
 import { frame } from '../support/mcp.ts';
+import { freePort } from '../support/net.ts';
 import { eventually, startOtlpReceiver } from '../support/otlp.ts';
 
 const GPTBOT = 'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)';
@@ -120,7 +121,8 @@ describe('Prometheus on METRICS_PORT', () => {
   let server: RunningEntry;
   let metricsUrl: string;
   beforeAll(async () => {
-    const port = 20_000 + Math.floor(Math.random() * 20_000);
+    // One the system just gave out: a random port may be a connection's own (the range overlaps the ephemeral ports).
+    const port = await freePort();
     metricsUrl = `http://127.0.0.1:${port}/metrics`;
     server = await startEntry('node', { METRICS_PORT: String(port), RATE_LIMIT_QUOTA: '100000' });
   }, 60_000);

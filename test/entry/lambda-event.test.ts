@@ -136,6 +136,14 @@ describe('the Lambda handler with malformed events', () => {
     }
   });
 
+  it('answers an ALB event whose X-Forwarded-For is an object with no prototype, as from an unknown client', async () => {
+    const event = eventOf('alb', 'GET', '/api/v1');
+    event.multiValueHeaders = { 'x-forwarded-for': { __proto__: null } };
+    const result = await invoke(event);
+    expectContractAnswer(result, 'alb');
+    expect(result.statusCode).toBeLessThan(500);
+  });
+
   it('serves an event whose sourceIp is not a string, as from an unknown client', async () => {
     const event = eventOf('api-gateway-v2', 'GET', '/api/v1');
     event.requestContext.http.sourceIp = 12345;

@@ -33,6 +33,15 @@ describe('sourceIp: the client address in a Lambda event', () => {
     expect(sourceIp({ ...event, multiValueHeaders: { 'X-Forwarded-For': ['198.51.100.66', '203.0.113.10'] } })).toBe('203.0.113.10');
   });
 
+  it('reads no address from an X-Forwarded-For value that is not text, behind an ALB', () => {
+    const { headers: _headers, ...event } = fixture('alb');
+    for (const value of [{ __proto__: null }, [{ __proto__: null }, 7], 42, null, { toString: () => '198.51.100.66' }]) {
+      expect(sourceIp({ ...event, multiValueHeaders: { 'x-forwarded-for': value as never } })).toBeUndefined();
+      expect(sourceIp({ ...event, headers: { 'x-forwarded-for': value as never } })).toBeUndefined();
+    }
+    expect(sourceIp({ ...event, multiValueHeaders: { 'x-forwarded-for': [7 as never, '203.0.113.10'] } })).toBe('203.0.113.10');
+  });
+
   it('has no address for an ALB event without the header, or an event without a request context', () => {
     const { headers: _headers, ...event } = fixture('alb');
     expect(sourceIp(event)).toBeUndefined();
