@@ -129,7 +129,8 @@ export function renderReport(report: Report): string {
         const reference =
           scenario.reference === 'baseline'
             ? `${BARE[http.runtime]}${scenario.referenceLabel ? ` ${scenario.referenceLabel}` : ''}`
-            : `service ${report.scenarios.find((s) => s.id === scenario.reference)?.label ?? scenario.reference}`;
+            : (scenario.referenceLabel ??
+              `service ${report.scenarios.find((s) => s.id === scenario.reference)?.label ?? scenario.reference}`);
         const verdict = target === undefined ? '' : `≥ ${target.toFixed(2)}: ${row.ratio >= target ? 'met' : '**missed**'}`;
         out.push(
           `| ${name} | ${scenario.label} | ${int(row.serviceRps)} | ${ms(row.serviceP99)} | ${reference} | ${int(row.referenceRps)} | ${ms(row.referenceP99)} | ${fixed(row.ratio)} | ${verdict} | ${fixed(row.cpuRatio)} | ${pct(row.serviceCpu)} / ${pct(row.referenceCpu)} |`,
