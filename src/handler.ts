@@ -136,7 +136,8 @@ export async function createHandler(options: HandlerOptions): Promise<Handler> {
     accessLog: options.accessLog ?? false,
   });
 
-  async function answer(request: Request, { clientAddress, requestId, malformed }: RequestInfo, observed: Observation): Promise<Answered> {
+  async function answer(request: Request, info: RequestInfo, observed: Observation): Promise<Answered> {
+    const { requestId, malformed } = info;
     const { method } = request;
     const path = pathOf(request.url);
     const target = surface.targetOf(path);
@@ -148,7 +149,7 @@ export async function createHandler(options: HandlerOptions): Promise<Handler> {
       const agent = signed && (await signed);
       if (agent) observed.verified(agent);
       const checked = observed.store(
-        () => rateLimit.check(request, clientAddress, counted(target.route, method), agent),
+        () => rateLimit.check(request, info, counted(target.route, method), agent),
         () => rateLimit.failure() !== undefined,
       );
       // Awaited only when the store is remote: the memory store's verdict costs no turn of the event loop.

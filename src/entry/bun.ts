@@ -9,7 +9,13 @@ void start({
     const server = Bun.serve({
       hostname: host,
       port,
-      fetch: (request, server) => fetch(request, { clientAddress: server.requestIP(request)?.address }),
+      // A getter: each call asks the kernel (getpeername), and behind a proxy the address is not needed.
+      fetch: (request, server) =>
+        fetch(request, {
+          get clientAddress() {
+            return server.requestIP(request)?.address;
+          },
+        }),
     });
     return { url: server.url.origin, stop: () => server.stop() };
   },

@@ -6,6 +6,14 @@
 import { formatAddress, masked, parseAddress } from '../util/ipaddr.ts';
 import { invalidConfiguration, settingLine } from '../util/startup-error.ts';
 
+/**
+ * What the way in knows of the connection: its address, read only when no header names the client.
+ * An entry may make it a getter (Bun asks the kernel for it on every call).
+ */
+export interface Connection {
+  readonly clientAddress?: string;
+}
+
 /** At 0 X-Forwarded-For is ignored: the connection's address is the client. */
 export const TRUST_PROXY_HOPS_DEFAULT = 0;
 
@@ -64,11 +72,11 @@ export function clientTrust(
  * The client's address: the connection's, the platform's header, or behind `trust` proxies the
  * X-Forwarded-For entry the nearest trusted proxy vouches for. Undefined without either (embedded use).
  */
-export function clientAddress(request: Request, address: string | undefined, trust: ClientTrust): string | undefined {
+export function clientAddress(request: Request, connection: Connection, trust: ClientTrust): string | undefined {
   if (typeof trust === 'object') {
     // The platform replaces what a client sent; a value that is not one address did not come from it.
     const given = request.headers.get(trust.header)?.trim();
-    return given && parseAddress(given) ? given : address;
+    return given && parseAddress(given) ? given : connection.clientAddress;
   }
   if (trust > 0) {
     const forwarded = request.headers.get('x-forwarded-for');
@@ -82,7 +90,7 @@ export function clientAddress(request: Request, address: string | undefined, tru
       if (client) return client;
     }
   }
-  return address;
+  return connection.clientAddress;
 }
 
 /**

@@ -10,7 +10,7 @@ import type { HeaderRecord } from '../http/headers.ts';
 import type { Logger } from '../util/log.ts';
 import { importOptional } from '../util/optional.ts';
 import { exceededMembers, type ProblemMembers } from '../contract/problems.ts';
-import { addressKey, clientAddress, type ClientTrust } from './client.ts';
+import { addressKey, clientAddress, type ClientTrust, type Connection } from './client.ts';
 import { policyFields, stateFields } from './fields.ts';
 import { FAIL_OPEN_SHARE_RULE, FAIL_RULE, isFail, isFailOpenShare, Limiter, type Quota, type RateLimitState } from './limiter.ts';
 import { invalidConfiguration, settingLine } from '../util/startup-error.ts';
@@ -70,12 +70,12 @@ export interface RateLimit {
    */
   agentOf(request: Request): Promise<string | undefined> | undefined;
   /** Who a request counts against, and under which policy unless `default` (`agents:160.79.104.9`, `chatgpt:https://chatgpt.com`). */
-  keyOf(request: Request, clientAddress: string | undefined, agent?: string): string;
+  keyOf(request: Request, connection: Connection, agent?: string): string;
   /**
    * Counts the request (or, not `counted`, only reads its client's count) under the verified `agent`'s
    * policy or its address's; answers at once with the memory store.
    */
-  check(request: Request, clientAddress: string | undefined, counted: boolean, agent?: string): Verdict | Promise<Verdict>;
+  check(request: Request, connection: Connection, counted: boolean, agent?: string): Verdict | Promise<Verdict>;
   /** Why the store is unreachable, while it is. */
   failure(): string | undefined;
   close(): Promise<void>;
@@ -162,13 +162,13 @@ export async function createRateLimit(
   const agentOf = byAgent.size > 0 ? await agentVerifier(new Set(byAgent.keys()), base, logger) : undefined;
 
   /** The policy a request counts under, and its client's key within it. */
-  function placed(request: Request, address: string | undefined, agent: string | undefined): { policy: Applied; key: string } {
+  function placed(request: Request, connection: Connection, agent: string | undefined): { policy: Applied; key: string } {
     const named = agent === undefined ? undefined : byAgent.get(agent);
     if (named) {
       const policy = perNetwork.get(named)!;
       return { policy, key: policy.shared ? 'network' : agent! };
     }
-    const client = clientAddress(request, address, trust);
+    const client = clientAddress(request, connection, trust);
     const matched = client === undefined ? undefined : policyFor(client);
     const policy = matched ? perNetwork.get(matched)! : byDefault;
     if (policy.shared) return { policy, key: 'network' };
@@ -200,12 +200,12 @@ export async function createRateLimit(
     storeKind: store.kind,
     redisMode: store.redisMode,
     agentOf: (request) => agentOf?.(request),
-    keyOf(request, address, agent) {
-      const { policy, key } = placed(request, address, agent);
+    keyOf(request, connection, agent) {
+      const { policy, key } = placed(request, connection, agent);
       return policy === byDefault ? key : `${policy.name}:${key}`;
     },
-    check(request, address, counted, agent) {
-      const { policy, key } = placed(request, address, agent);
+    check(request, connection, counted, agent) {
+      const { policy, key } = placed(request, connection, agent);
       const state = counted ? limiter.hit(key, Date.now(), policy) : limiter.peek(key, Date.now(), policy);
       return state instanceof Promise ? state.then((settled) => verdict(settled, counted, policy)) : verdict(state, counted, policy);
     },

@@ -7,10 +7,10 @@ import type { Answered } from '../http/answer.ts';
 import { pathOf } from '../http/prepared.ts';
 import type { Logger } from '../util/log.ts';
 import type { Observation } from './index.ts';
+import type { Connection } from '../ratelimit/client.ts';
 
-export interface RequestInfo {
-  /** The connection's address, as the runtime reports it. */
-  clientAddress?: string;
+/** What the way in knows of a request beyond it: the connection's address (`Connection`), and these. */
+export interface RequestInfo extends Connection {
   /** Names the request in its log lines and in a 500 problem's `instance`; a fresh UUID when absent. */
   requestId?: string;
   /**
@@ -26,16 +26,18 @@ type Serve = (request: Request, info: RequestInfo, observed: Observation) => Pro
 export function withAccessLog(
   serve: Serve,
   log: Logger,
-  clientOf: (request: Request, clientAddress: string | undefined, agent?: string) => string,
+  clientOf: (request: Request, connection: Connection, agent?: string) => string,
 ): Serve {
   return async (request, info, observed) => {
     const time = new Date().toISOString();
     const started = performance.now();
     const requestId = info.requestId ?? crypto.randomUUID();
-    const response = await serve(request, { ...info, requestId }, observed);
+    // Spread, the connection's address is read once for the answer and the line both.
+    const named = { ...info, requestId };
+    const response = await serve(request, named, observed);
     const durationMs = Math.round((performance.now() - started) * 1000) / 1000;
     const { agentClass, agentName, verified } = observed.agent;
-    const client = clientOf(request, info.clientAddress, verified);
+    const client = clientOf(request, named, verified);
     log({
       level: 'info',
       event: 'request',

@@ -701,6 +701,14 @@ describe.each(ENTRIES)('%s entry: HTTP contract', (runtime) => {
       expect(other!.status).toBe(200);
       expect(rateLimit(other!.headers, SMALL).remaining).toBe(SMALL - 1);
     });
+
+    it("counts a request without X-Forwarded-For against the connection's address", async () => {
+      const [direct] = await inOneWindow(async () => {
+        for (let i = 0; i < SMALL; i++) await send(`${smallBase}/api/v1`, { headers: { 'X-Forwarded-For': '127.0.0.1' } });
+        return [await send(`${smallBase}/api/v1`)];
+      });
+      expect(direct!.status, 'the connection, 127.0.0.1, spent its quota as a forwarded client').toBe(429);
+    });
   });
 
   describe('with v1 deprecated (DEPRECATION_DATE=2026-01-01, SUNSET_DATE=2026-12-31) behind PUBLIC_BASE_URL', () => {

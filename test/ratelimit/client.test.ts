@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { addressKey, clientTrust, type ClientTrust } from '../../src/ratelimit/client.ts';
 import { createRateLimit } from '../../src/ratelimit/index.ts';
-import { closeHandlers } from '../support/handler.ts';
+import { closeHandlers, get, makeHandler } from '../support/handler.ts';
 import { environmentRefusal, optionRefusal, problemOf } from '../support/refusals.ts';
 
 afterEach(closeHandlers);
@@ -9,7 +9,7 @@ afterEach(closeHandlers);
 /** The key a request counts under, from the rate limit that counts it (the `default` policy). */
 async function clientKey(request: Request, address: string | undefined, trust: ClientTrust, ipv6PrefixBits = 56): Promise<string> {
   const rateLimit = await createRateLimit({ ipv6PrefixBits }, trust, () => {});
-  return rateLimit.keyOf(request, address);
+  return rateLimit.keyOf(request, { clientAddress: address });
 }
 
 describe('the key a client counts under', () => {
@@ -87,6 +87,39 @@ describe('the key a client counts under', () => {
     expect(await key('2001:db8:1:ff::2')).toBe(await key('2001:db8:1:1::1'));
     expect(await key('2001:db8:2::1')).not.toBe(await key('2001:db8:1:1::1'));
     expect(await clientKey(request(), '2001:db8:1:1::1', 0, 64)).toBe('2001:db8:1:1::/64');
+  });
+});
+
+describe("the connection's address", () => {
+  /** A way in's connection whose address is a getter (as Bun's entry passes it), counting its reads. */
+  function connection(address: string) {
+    const read = { count: 0 };
+    return {
+      read,
+      info: {
+        get clientAddress() {
+          read.count++;
+          return address;
+        },
+      },
+    };
+  }
+
+  it('is read only when no header names the client, once a request, with or without the access log', async () => {
+    for (const accessLog of [false, true]) {
+      const proxied = await makeHandler({ trustProxyHops: 1, accessLog, logger: () => {} });
+      const behindProxy = connection('10.0.0.1');
+      const answer = await proxied(get('/api/v1/product', { headers: { 'X-Forwarded-For': '192.0.2.1' } }), behindProxy.info);
+      expect(answer.status).toBe(200);
+      expect(behindProxy.read.count, `a forwarded request, access log ${accessLog}`).toBe(accessLog ? 1 : 0);
+      const direct = connection('10.0.0.1');
+      expect((await proxied(get('/api/v1/product'), direct.info)).status).toBe(200);
+      expect(direct.read.count, `no X-Forwarded-For, access log ${accessLog}`).toBe(1);
+    }
+    const platform = await makeHandler({ clientIpHeader: 'Fly-Client-IP' });
+    const named = connection('10.0.0.1');
+    await platform(get('/api/v1/product', { headers: { 'Fly-Client-IP': '203.0.113.9' } }), named.info);
+    expect(named.read.count).toBe(0);
   });
 });
 

@@ -15,7 +15,7 @@ describe('the rate limit entry point', () => {
     const limit = await createRateLimit(undefined, 0, quiet);
     expect(limit.storeKind).toBe('memory');
     expect(limit.policyFields).toEqual({ 'RateLimit-Policy': '"default";q=120;w=60', 'X-RateLimit-Limit': '120' });
-    expect(limit.keyOf(request(), '2001:db8:1:2::3')).toBe('2001:db8:1::/56');
+    expect(limit.keyOf(request(), { clientAddress: '2001:db8:1:2::3' })).toBe('2001:db8:1::/56');
   });
 
   it.each([0, 1.5, Number.NaN, '0.5'])('refuses rateLimit.failOpenShare=%s, naming the option and the rule', async (share) => {
@@ -26,7 +26,7 @@ describe('the rate limit entry point', () => {
   it('counts a client down to its quota, then refuses with Retry-After and the violated policy', async () => {
     const limit = await createRateLimit({ quota: 2, windowSeconds: 3600 }, 0, quiet);
     const verdicts = [];
-    for (let i = 0; i < 3; i++) verdicts.push(await limit.check(request(), '192.0.2.1', true));
+    for (let i = 0; i < 3; i++) verdicts.push(await limit.check(request(), { clientAddress: '192.0.2.1' }, true));
     expect(verdicts.map((verdict) => verdict.headers['X-RateLimit-Remaining'])).toEqual(['1', '0', '0']);
     expect(verdicts.slice(0, 2).every((verdict) => verdict.refusal === undefined)).toBe(true);
     const retryAfter = Number(verdicts[2]!.headers['Retry-After']);
@@ -37,17 +37,20 @@ describe('the rate limit entry point', () => {
       policy: 'default',
       retryAfter,
     });
-    const uncounted = await limit.check(request(), '192.0.2.1', false);
+    const uncounted = await limit.check(request(), { clientAddress: '192.0.2.1' }, false);
     expect(uncounted.refusal, 'what is not counted is never refused').toBeUndefined();
     expect(uncounted.headers['X-RateLimit-Remaining']).toBe('0');
-    expect((await limit.check(request(), '192.0.2.2', true)).refusal, 'another client has its own count').toBeUndefined();
+    expect(
+      (await limit.check(request(), { clientAddress: '192.0.2.2' }, true)).refusal,
+      'another client has its own count',
+    ).toBeUndefined();
   });
 
   it('believes X-Forwarded-For only behind trusted proxies', async () => {
     const trusting = await createRateLimit(undefined, 1, quiet);
     const forwarded = request({ 'x-forwarded-for': '198.51.100.7, 203.0.113.9' });
-    expect(trusting.keyOf(forwarded, '10.0.0.1')).toBe('203.0.113.9');
-    expect((await createRateLimit(undefined, 0, quiet)).keyOf(forwarded, '10.0.0.1')).toBe('10.0.0.1');
+    expect(trusting.keyOf(forwarded, { clientAddress: '10.0.0.1' })).toBe('203.0.113.9');
+    expect((await createRateLimit(undefined, 0, quiet)).keyOf(forwarded, { clientAddress: '10.0.0.1' })).toBe('10.0.0.1');
   });
 
   it('fails closed with a 503 retried in seconds while its store is down, and says why', async () => {
@@ -58,7 +61,7 @@ describe('the rate limit entry point', () => {
       close: async () => {},
     };
     const limit = await createRateLimit({ fail: 'closed', store: down }, 0, quiet);
-    const verdict = await limit.check(request(), '192.0.2.1', true);
+    const verdict = await limit.check(request(), { clientAddress: '192.0.2.1' }, true);
     expect(verdict.refusal).toEqual({ code: 'service_unavailable', policy: 'default' });
     expect(Number(verdict.headers['Retry-After'])).toBeGreaterThanOrEqual(1);
     expect(Number(verdict.headers['Retry-After'])).toBeLessThanOrEqual(5);

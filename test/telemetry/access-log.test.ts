@@ -15,7 +15,7 @@ describe('withAccessLog', () => {
         return new Response('x', { status: 201 });
       },
       logger,
-      (_request, address) => `key:${address}`,
+      (_request, connection) => `key:${connection.clientAddress}`,
     );
     const put = new Request(`${BASE}/a/b?c=d`, {
       method: 'PUT',
