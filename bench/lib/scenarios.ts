@@ -5,6 +5,11 @@ import type { RequestSpec } from './http.ts';
 import type { RuntimeName } from './runtimes.ts';
 import type { StoreKind } from './stores.ts';
 
+/** The service instances other than the first (see `Scenario.instance`). */
+export type ServiceInstance = StoreKind | 'mcp' | 'proxied';
+/** How each instance that counts in memory is started. */
+export const INSTANCE_ENV: Record<'mcp' | 'proxied', Record<string, string>> = { mcp: {}, proxied: { TRUST_PROXY_HOPS: '1' } };
+
 const MCP_HEADERS = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
 const MCP_CALL = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_product_overview', arguments: {} } };
 const MODERN = '2026-07-28';
@@ -25,10 +30,10 @@ export interface Scenario {
   status?: number;
   /**
    * Measured on another service instance: one counting in a local redis-server or a Redis Cluster of
-   * three masters, or `mcp`, the one that answers the MCP rows (so the REST rows' instance, like the
-   * bare server, sees GETs alone).
+   * three masters; `mcp`, the one that answers the MCP rows (so the REST rows' instance, like the
+   * bare server, sees GETs alone); or `proxied`, one that trusts one proxy (TRUST_PROXY_HOPS=1).
    */
-  instance?: StoreKind | 'mcp';
+  instance?: ServiceInstance;
 }
 
 const PRODUCT: Scenario = { id: 'product', label: 'GET /api/v1/product', request: { path: '/api/v1/product' }, reference: 'baseline' };
@@ -56,6 +61,14 @@ export const SCENARIOS: Scenario[] = [
     ...againstItsHeaders(PRODUCT, FLOOR_PATH, 'headers'),
     // Issue 31: what the handler may cost on top of the header contract itself.
     target: { bun: 0.9, deno: 0.95, node: 0.85 },
+  },
+  {
+    ...againstItsHeaders(PRODUCT, FLOOR_PATH, 'headers'),
+    // How most deployments run, behind a load balancer: the client's address is read from the header.
+    id: 'productBehindProxy',
+    label: 'GET /api/v1/product, behind one trusted proxy (X-Forwarded-For names the client)',
+    request: { path: '/api/v1/product', headers: { 'X-Forwarded-For': '203.0.113.7' } },
+    instance: 'proxied',
   },
   NOT_FOUND,
   againstItsHeaders(NOT_FOUND, NOT_FOUND_FLOOR_PATH, '404 headers'),

@@ -8,7 +8,7 @@ import { exchange, type RequestSpec } from './http.ts';
 import { load, type ensureLoadTool, type LoadResult } from './load.ts';
 import { has, sleep, start, type Running } from './proc.ts';
 import { BASELINE_READY, command, ENTRY, LABEL, SERVICE_READY, type RuntimeName } from './runtimes.ts';
-import { selectedScenarios, type Scenario } from './scenarios.ts';
+import { INSTANCE_ENV, selectedScenarios, type Scenario, type ServiceInstance } from './scenarios.ts';
 import { startStore, type RunningStore, type StoreKind } from './stores.ts';
 
 export interface RuntimeHttp {
@@ -31,7 +31,7 @@ export async function httpRuntime(runtime: RuntimeName, tool: ReturnType<typeof 
   let service: Running | undefined;
   let baseline: Running | undefined;
   const stores: { store: RunningStore; instance: Running }[] = [];
-  const instances = new Map<StoreKind | 'mcp', Running>();
+  const instances = new Map<ServiceInstance, Running>();
   try {
     log(`${LABEL[runtime]}: starting the service entry and capturing its bytes`);
     service = await startService(runtime);
@@ -63,8 +63,8 @@ export async function httpRuntime(runtime: RuntimeName, tool: ReturnType<typeof 
       ready: BASELINE_READY,
     });
     for (const kind of new Set(selectedScenarios().flatMap((s) => (s.instance ? [s.instance] : [])))) {
-      if (kind === 'mcp') {
-        instances.set(kind, await startService(runtime));
+      if (kind === 'mcp' || kind === 'proxied') {
+        instances.set(kind, await startService(runtime, INSTANCE_ENV[kind]));
         continue;
       }
       if (!has('redis-server')) {
@@ -152,7 +152,7 @@ export async function httpRuntime(runtime: RuntimeName, tool: ReturnType<typeof 
   } finally {
     await baseline?.stop();
     await service?.stop();
-    await instances.get('mcp')?.stop();
+    for (const kind of ['mcp', 'proxied'] as const) await instances.get(kind)?.stop();
     for (const { store, instance } of stores) {
       await instance.stop();
       await store.stop();
