@@ -11,7 +11,7 @@ import { invalidConfiguration, settingLine } from '../util/startup-error.ts';
  * An entry may make it a getter (Bun asks the kernel for it on every call).
  */
 export interface Connection {
-  readonly clientAddress?: string;
+  clientAddress?: string;
 }
 
 /** At 0 X-Forwarded-For is ignored: the connection's address is the client. */
