@@ -8,7 +8,8 @@ import type { StoreKind } from './stores.ts';
 /** The service instances other than the first (see `Scenario.instance`). */
 export type ServiceInstance = StoreKind | 'mcp' | 'proxied';
 /** How each instance that counts in memory is started. */
-export const INSTANCE_ENV: Record<'mcp' | 'proxied', Record<string, string>> = { mcp: {}, proxied: { TRUST_PROXY_HOPS: '1' } };
+export const INSTANCE_ENV = { mcp: {}, proxied: { TRUST_PROXY_HOPS: '1' } } satisfies Record<string, Record<string, string>>;
+export const countsInMemory = (kind: ServiceInstance): kind is keyof typeof INSTANCE_ENV => kind in INSTANCE_ENV;
 
 const MCP_HEADERS = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
 const MCP_CALL = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_product_overview', arguments: {} } };

@@ -8,7 +8,7 @@ import { exchange, type RequestSpec } from './http.ts';
 import { load, type ensureLoadTool, type LoadResult } from './load.ts';
 import { has, sleep, start, type Running } from './proc.ts';
 import { BASELINE_READY, command, ENTRY, LABEL, SERVICE_READY, type RuntimeName } from './runtimes.ts';
-import { INSTANCE_ENV, selectedScenarios, type Scenario, type ServiceInstance } from './scenarios.ts';
+import { countsInMemory, INSTANCE_ENV, selectedScenarios, type Scenario, type ServiceInstance } from './scenarios.ts';
 import { startStore, type RunningStore, type StoreKind } from './stores.ts';
 
 export interface RuntimeHttp {
@@ -63,7 +63,7 @@ export async function httpRuntime(runtime: RuntimeName, tool: ReturnType<typeof 
       ready: BASELINE_READY,
     });
     for (const kind of new Set(selectedScenarios().flatMap((s) => (s.instance ? [s.instance] : [])))) {
-      if (kind === 'mcp' || kind === 'proxied') {
+      if (countsInMemory(kind)) {
         instances.set(kind, await startService(runtime, INSTANCE_ENV[kind]));
         continue;
       }
@@ -152,7 +152,7 @@ export async function httpRuntime(runtime: RuntimeName, tool: ReturnType<typeof 
   } finally {
     await baseline?.stop();
     await service?.stop();
-    for (const kind of ['mcp', 'proxied'] as const) await instances.get(kind)?.stop();
+    for (const [kind, instance] of instances) if (countsInMemory(kind)) await instance.stop();
     for (const { store, instance } of stores) {
       await instance.stop();
       await store.stop();

@@ -32,7 +32,7 @@ export function withAccessLog(
     const time = new Date().toISOString();
     const started = performance.now();
     const requestId = info.requestId ?? crypto.randomUUID();
-    // Spread, the connection's address is read once for the answer and the line both.
+    // Spreading reads the connection's address once: the answer and the line share that value.
     const named = { ...info, requestId };
     const response = await serve(request, named, observed);
     const durationMs = Math.round((performance.now() - started) * 1000) / 1000;
