@@ -194,7 +194,7 @@ describe('Redis killed mid-run, fail open', () => {
     const address2 = '198.51.100.22';
     expect(limits(await send(handlers[0]!, '/api/v1', { address: address2 })).remaining).toBe(99_999);
     expect(limits(await send(handlers[1]!, '/api/v1', { address: address2 })).remaining).toBe(99_998);
-  });
+  }, 90_000);
 
   it('does not hang while Redis hangs (SIGSTOP), and recovers when it continues', async () => {
     await awayFromWindowEdge(WINDOW, 30_000);
@@ -221,7 +221,7 @@ describe('Redis killed mid-run, fail open', () => {
     for (const handler of handlers) expect(await healthy(handler), 'back to ok once Redis continues').toBe(true);
     // Redis ran the 20 commands it received while stopped, and never saw the 10 that followed.
     expect(limits(await send(handlers[1]!, '/api/v1', { address })).remaining).toBe(99_999 - 21);
-  });
+  }, 90_000);
 });
 
 describe('Redis down, fail closed', () => {
