@@ -80,4 +80,35 @@ describe('a store outage', () => {
     expect(await answered).toBe('counted 3');
     outage.close();
   });
+
+  it('lets go exactly the calls still waiting, each once, after many came and went in any order', async () => {
+    const { outage } = watched();
+    const calls = Array.from({ length: 200 }, (_, i) => {
+      let answer!: (count: number) => void;
+      const call = new Promise<number>((resolve) => (answer = resolve));
+      const releases: number[] = [];
+      const waiting = outage.waitFor(
+        call,
+        (count) => `counted ${count}`,
+        () => 'failed',
+        () => {
+          releases.push(i);
+          return 'released';
+        },
+      );
+      return { i, answer, waiting, releases };
+    });
+    // Answered in an order that takes calls from the head, the tail and the middle of those waiting.
+    const answered = calls.filter(({ i }) => i % 3 !== 0).sort((a, b) => ((a.i * 7919) % 200) - ((b.i * 7919) % 200));
+    for (const { i, answer } of answered) answer(i);
+    await Promise.all(answered.map(({ waiting }) => waiting));
+    outage.failed('lost', outage.generation);
+    outage.failed('lost again', outage.generation);
+    for (const { i, waiting, releases } of calls) {
+      const stillWaiting = i % 3 === 0;
+      expect(await waiting).toBe(stillWaiting ? 'released' : `counted ${i}`);
+      expect(releases).toEqual(stillWaiting ? [i] : []);
+    }
+    outage.close();
+  });
 });
