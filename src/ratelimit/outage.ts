@@ -34,10 +34,11 @@ export class Outage {
   #closed = false;
   /**
    * Requests waiting on the store, let go (answered without it) when it is lost: a list whose links
-   * are cut as each request leaves it. Not a Set: as entries come and go a Set replaces its table and
-   * the old table keeps pointing at the requests it held; once one has been promoted, V8's young
-   * collections keep everything it points at. Under load on Redis that promoted nearly every
-   * request, with several full collections a second (docs/performance.md, eighth round).
+   * are cut as each request leaves it. Not a Set: as entries come and go V8 replaces a Set's table,
+   * the replaced one still pointing at the entries it held, and once a table has been promoted each
+   * new one is allocated in the old generation too. Young collections then keep every waiting request,
+   * and everything it holds, until a full one: under load on Redis nearly every request was promoted,
+   * with several full collections a second (docs/performance.md, eighth round).
    */
   #waiting: Waiter | undefined;
   /**
