@@ -1,5 +1,5 @@
 /** @module Baseline on Bun: bare Bun.serve serving the captured bytes (see bodies.ts). */
-import { baselineFetch, FILES, floorHeadersObject } from './bodies.ts';
+import { baselineFetch, FILES, floorAnswer } from './bodies.ts';
 
 const dir = process.env.BENCH_BODIES_DIR!;
 const read = async (name: string) => new Uint8Array(await Bun.file(`${dir}/${name}`).arrayBuffer());
@@ -10,8 +10,8 @@ const bodies = {
   notFound: await read(FILES.notFound),
 };
 const floors = {
-  product: floorHeadersObject(await Bun.file(`${dir}/${FILES.productHeaders}`).json()),
-  notFound: floorHeadersObject(await Bun.file(`${dir}/${FILES.notFoundHeaders}`).json()),
+  product: floorAnswer(await Bun.file(`${dir}/${FILES.productHeaders}`).json(), bodies.product, 200, 'bun'),
+  notFound: floorAnswer(await Bun.file(`${dir}/${FILES.notFoundHeaders}`).json(), bodies.notFound, 404, 'bun'),
 };
 
 const server = Bun.serve({ hostname: '127.0.0.1', port: Number(process.env.PORT ?? 0), fetch: baselineFetch(bodies, floors) });

@@ -1,5 +1,5 @@
 /** @module Baseline on Deno: bare Deno.serve serving the captured bytes (see bodies.ts). */
-import { baselineFetch, FILES, floorHeaders } from './bodies.ts';
+import { baselineFetch, FILES, floorAnswer } from './bodies.ts';
 
 const dir = Deno.env.get('BENCH_BODIES_DIR')!;
 const read = (name: string) => Deno.readFileSync(`${dir}/${name}`);
@@ -9,8 +9,11 @@ const bodies = {
   openapiGzip: read(FILES.openapiGzip),
   notFound: read(FILES.notFound),
 };
-const floorOf = (name: string) => floorHeaders(JSON.parse(Deno.readTextFileSync(`${dir}/${name}`)));
-const floors = { product: floorOf(FILES.productHeaders), notFound: floorOf(FILES.notFoundHeaders) };
+const captured = (name: string) => JSON.parse(Deno.readTextFileSync(`${dir}/${name}`));
+const floors = {
+  product: floorAnswer(captured(FILES.productHeaders), bodies.product, 200, 'deno'),
+  notFound: floorAnswer(captured(FILES.notFoundHeaders), bodies.notFound, 404, 'deno'),
+};
 
 Deno.serve(
   {

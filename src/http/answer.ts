@@ -7,13 +7,32 @@
 import type { HeaderRecord } from './headers.ts';
 
 /**
- * The headers of an answer as Bun builds them fastest: the fixed ones as a `Headers` made once, and
- * this request's own. A `Response` made from them copies the template once and sets the rest on its
- * own headers (a `Headers` copied first and handed to `Response` would be copied twice).
+ * Deno's answers of one header set, each made once per status and body and cloned for every
+ * request. A clone copies the header list as it is, where a `Response` made from a record checks and
+ * lower-cases every header again: a bare Deno server sending the contract's fifteen headers used
+ * about 40 % more CPU a request from a record (docs/performance.md). The clone sends the same bytes.
+ */
+export class ResponseTemplate {
+  readonly #made: { status: number; body: Answer['body']; response: Response }[] = [];
+
+  constructor(readonly fixed: HeaderRecord) {}
+
+  clone(status: number, body: Answer['body']): Response {
+    let made = this.#made.find((one) => one.status === status && one.body === body);
+    if (!made) this.#made.push((made = { status, body, response: new Response(body, { status, headers: this.fixed }) }));
+    return made.response.clone();
+  }
+}
+
+/**
+ * The headers of an answer as Bun and Deno send them fastest: the fixed ones made once, and this
+ * request's own. On Bun a `Headers`, which a `Response` made from it copies once, this request's own
+ * then set on the response's headers (a `Headers` copied first and handed to `Response` would be
+ * copied twice); on Deno a `ResponseTemplate`, cloned, with this request's own set on the clone.
  */
 export class TemplateHeaders {
   constructor(
-    readonly template: Headers,
+    readonly template: Headers | ResponseTemplate,
     readonly extra: HeaderRecord,
   ) {}
 }
@@ -21,11 +40,11 @@ export class TemplateHeaders {
 export class Answer {
   #headers: HeaderRecord | Headers;
   /** Set while the headers are a template and this request's own (`#headers`), until they are read whole. */
-  #template: Headers | undefined;
+  #template: Headers | ResponseTemplate | undefined;
 
   constructor(
     readonly status: number,
-    /** A record (Node, Deno, Workers), or a template with this request's own headers (Bun, see `headerBuilder`). */
+    /** A record (Node, Workers), or a template with this request's own headers (Bun and Deno, see `headerBuilder`). */
     headers: HeaderRecord | Headers | TemplateHeaders,
     /**
      * Null for a HEAD, a 304 or a 204; text where the bytes are made for this request (a replayed MCP
@@ -43,7 +62,7 @@ export class Answer {
   get headers(): HeaderRecord | Headers {
     const template = this.#template;
     if (template) {
-      const headers = new Headers(template);
+      const headers = new Headers(template instanceof ResponseTemplate ? template.fixed : template);
       const own = this.#headers as HeaderRecord;
       for (const name in own) headers.set(name, own[name]!);
       this.#headers = headers;
@@ -62,11 +81,14 @@ export class Answer {
     this.#headers.set(name, value);
   }
 
-  /** The fetch `Response`: from a template, the response copies it and this request's headers are set on its own. */
+  /** The fetch `Response`: from a template, the response copies it (or is its clone) and this request's headers are set on its own. */
   toResponse(): Response {
     const template = this.#template;
     if (!template) return new Response(this.body, { status: this.status, headers: this.#headers });
-    const response = new Response(this.body, { status: this.status, headers: template });
+    const response =
+      template instanceof ResponseTemplate
+        ? template.clone(this.status, this.body)
+        : new Response(this.body, { status: this.status, headers: template });
     const own = this.#headers as HeaderRecord;
     for (const name in own) response.headers.set(name, own[name]!);
     return response;

@@ -270,6 +270,17 @@ describe.each(ENTRIES)('%s entry: HTTP contract', (runtime) => {
     expect(await server?.stop()).toBe(0);
   });
 
+  // Field names are case-insensitive, but a reader of the raw answer (curl -i) sees them as sent.
+  it.each([
+    ['/api/v1/product', ['ETag', 'Cache-Control', 'Content-Type']],
+    ['/nope', ['Cache-Control', 'Content-Type']],
+  ])('GET %s writes the header names as the contract spells them', async (path, own) => {
+    const { names } = await sendRaw(base, 'GET', path);
+    const spelled = ['RateLimit-Policy', 'RateLimit', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Link'];
+    spelled.push('X-Content-Type-Options', 'Access-Control-Allow-Origin', 'Access-Control-Expose-Headers', ...own);
+    expect(names).toEqual(expect.arrayContaining(spelled));
+  });
+
   describe.each(RESOURCES)('$path', (resource) => {
     it('GET answers 200 with the typed JSON body, an ETag, its Cache-Control and every-response headers', async () => {
       const response = await send(url(resource.path));

@@ -156,7 +156,7 @@ describe('prepareFixed', () => {
 });
 
 describe('headerBuilder', () => {
-  it.each<HeaderAssembly>(['record', 'template'])(
+  it.each<HeaderAssembly>(['record', 'template', 'clone'])(
     'puts the same headers together as a %s, the per-request ones overriding, read from the answer or its Response',
     (assembly) => {
       const build = headerBuilder({ A: '1', B: '2' }, assembly);
@@ -182,6 +182,25 @@ describe('headerBuilder', () => {
       expect(new Answer(200, build({}), null).toResponse().headers.get('b')).toBe('2');
     },
   );
+});
+
+describe('clone assembly', () => {
+  it('answers every request with the whole body, a HEAD with none, and never changes the template', async () => {
+    const body = new TextEncoder().encode('{"a":1}');
+    const build = headerBuilder({ 'Content-Type': 'application/json', 'Content-Length': String(body.byteLength) }, 'clone');
+    for (let i = 0; i < 3; i++) {
+      const response = new Answer(200, build({ RateLimit: `r=${i}` }), body).toResponse();
+      expect(response.headers.get('ratelimit')).toBe(`r=${i}`);
+      expect(await response.text()).toBe('{"a":1}');
+    }
+    const head = new Answer(200, build({}), null).toResponse();
+    expect(head.body).toBeNull();
+    expect(head.headers.get('ratelimit')).toBeNull();
+    expect(head.headers.get('content-length')).toBe('7');
+    const notFound = new Answer(404, build({}), body).toResponse();
+    expect(notFound.status).toBe(404);
+    expect(await notFound.text()).toBe('{"a":1}');
+  });
 });
 
 describe('pathOf', () => {

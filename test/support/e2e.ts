@@ -16,13 +16,16 @@ export interface Reply {
   status: number;
   /** Lower-case names; repeated fields joined with ", " (as node:http does for most fields). */
   headers: Record<string, string>;
+  /** The field names as the server wrote them, in its order. */
+  names: string[];
   body: Buffer;
   text(): string;
   json(): any;
 }
 
-function reply(status: number, headers: Record<string, string>, body: Buffer): Reply {
-  return { status, headers, body, text: () => body.toString('utf8'), json: () => JSON.parse(body.toString('utf8')) };
+function reply(status: number, raw: string[], body: Buffer): Reply {
+  const names = raw.filter((_, i) => i % 2 === 0);
+  return { status, headers: flatten(raw), names, body, text: () => body.toString('utf8'), json: () => JSON.parse(body.toString('utf8')) };
 }
 
 function flatten(raw: string[]): Record<string, string> {
@@ -43,7 +46,7 @@ export function send(
     const req = httpRequest(url, { method, headers, agent: false }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve(reply(res.statusCode!, flatten(res.rawHeaders), Buffer.concat(chunks))));
+      res.on('end', () => resolve(reply(res.statusCode!, res.rawHeaders, Buffer.concat(chunks))));
       res.on('error', reject);
     });
     req.on('error', reject);
@@ -87,7 +90,7 @@ export function sendRaw(url: string, method: string, path: string, headers: Reco
         const colon = line.indexOf(':');
         return [line.slice(0, colon).trim(), line.slice(colon + 1).trim()];
       });
-      resolve(reply(status, flatten(raw), all.subarray(end + 4)));
+      resolve(reply(status, raw, all.subarray(end + 4)));
     });
     const head = [`${method} ${path} HTTP/1.1`, `Host: ${new URL(url).host}`, 'Connection: close'];
     for (const [name, value] of Object.entries(headers)) head.push(`${name}: ${value}`);
