@@ -18,9 +18,10 @@ export class ResponseTemplate {
   constructor(readonly fixed: HeaderRecord) {}
 
   clone(status: number, body: Answer['body']): Response {
-    let made = this.#made.find((one) => one.status === status && one.body === body);
-    if (!made) this.#made.push((made = { status, body, response: new Response(body, { status, headers: this.fixed }) }));
-    return made.response.clone();
+    for (const made of this.#made) if (made.status === status && made.body === body) return made.response.clone();
+    const response = new Response(body, { status, headers: this.fixed });
+    this.#made.push({ status, body, response });
+    return response.clone();
   }
 }
 
