@@ -29,9 +29,10 @@ import { checkRateLimitAnswer } from './mcp/over-quota.ts';
 import type { ProblemMembers } from './contract/problems.ts';
 import { prepareProblem } from './http/problem.ts';
 import { clientTrust } from './ratelimit/client.ts';
-import { createRateLimit, type RateLimitOptions } from './ratelimit/index.ts';
+import { createRateLimit, type RateLimitOptions, type Verdict } from './ratelimit/index.ts';
 import { takes, type Route } from './route.ts';
 import { checkRanges } from './util/ranges.ts';
+import { andThen, type Maybe } from './util/maybe.ts';
 import { buildSurface, type Settings, type Surface, type Target } from './surface.ts';
 import { createTelemetry, type Observation, type TelemetryOptions } from './telemetry/index.ts';
 import type { ProblemCode } from './contract/schemas.ts';
@@ -81,9 +82,10 @@ export interface Handler {
   (request: Request, info?: RequestInfo): Promise<Response>;
   /**
    * The same answer before it becomes a `Response`: one made from prepared parts (status, headers,
-   * bytes) stays an `Answer`, which the Node server writes with node:http's own primitives.
+   * bytes) stays an `Answer`, which the Node server writes with node:http's own primitives. Given at
+   * once, not as a promise, when nothing had to wait (the memory store, a prepared answer).
    */
-  answer(request: Request, info?: RequestInfo): Promise<Answered>;
+  answer(request: Request, info?: RequestInfo): Maybe<Answered>;
   /** Resolves once no request is in flight (for a graceful stop); any number of callers may wait. */
   idle(): Promise<void>;
   /** How many requests are in flight now. */
@@ -136,50 +138,63 @@ export async function createHandler(options: HandlerOptions): Promise<Handler> {
     accessLog: options.accessLog ?? false,
   });
 
-  async function answer(request: Request, info: RequestInfo, observed: Observation): Promise<Answered> {
+  /**
+   * Each step goes on at once when the one before had nothing to wait for: with the memory store, a
+   * prepared answer is ready in the turn the request arrived in.
+   */
+  function answer(request: Request, info: RequestInfo, observed: Observation): Maybe<Answered> {
     const { requestId, malformed } = info;
     const { method } = request;
     const path = pathOf(request.url);
     const target = surface.targetOf(path);
     observed.matched(target.route?.path);
     let limits: HeaderRecord = {};
-    try {
-      // Awaited only for a signed request while a policy names agents; a failed signature is no refusal.
-      const signed = rateLimit.agentOf(request);
-      const agent = signed && (await signed);
+
+    const count = (agent: string | undefined): Maybe<Answered> => {
       if (agent) observed.verified(agent);
-      const checked = observed.store(
+      const verdict = observed.store(
         () => rateLimit.check(request, info, counted(target.route, method), agent),
         () => rateLimit.failure() !== undefined,
       );
-      // Awaited only when the store is remote: the memory store's verdict costs no turn of the event loop.
-      const verdict = checked instanceof Promise ? await checked : checked;
+      return andThen(verdict, decide);
+    };
+    const decide = (verdict: Verdict): Maybe<Answered> => {
       limits = verdict.headers;
       if (verdict.refusal) {
         const { code, policy, retryAfter, members } = verdict.refusal;
         observed.refused(policy, code);
         if (retryAfter !== undefined && method === 'POST' && target.overQuota) {
-          const answered = await target.overQuota(request, { retryAfter, policy }, limits);
-          if (answered) return answered;
+          return target
+            .overQuota(request, { retryAfter, policy }, limits)
+            .then((answered) => answered ?? problem(request, target, code, limits, members));
         }
         return problem(request, target, code, limits, members);
       }
-
       if (malformed?.code === 'bad_request') return problem(request, target, 'bad_request', limits, { detail: malformed.detail });
       const { route } = target;
       if (!route) return problem(request, target, 'api_route_not_found', limits);
       // A method no Request can carry (TRACE, CONNECT), which the entry could not pass on.
       if (malformed) return problem(request, target, malformed.code, limits, { detail: malformed.detail });
       if (method !== 'OPTIONS' && !takes(route, method)) return problem(request, target, 'method_not_allowed', limits);
-      const answered = target.answer(request, limits, observed);
-      const response = answered instanceof Promise ? await answered : answered;
-      if (!('refused' in response)) return response;
-      const members = response.detail === undefined ? undefined : { detail: response.detail };
-      return problem(request, target, response.refused, response.close ? { ...limits, Connection: 'close' } : limits, members);
-    } catch (error) {
+      return andThen(target.answer(request, limits, observed), (response) => {
+        if (!('refused' in response)) return response;
+        const members = response.detail === undefined ? undefined : { detail: response.detail };
+        return problem(request, target, response.refused, response.close ? { ...limits, Connection: 'close' } : limits, members);
+      });
+    };
+    const failed = (error: unknown): Maybe<Answered> => {
       const id = requestId ?? crypto.randomUUID();
       log({ level: 'error', event: 'request_failed', requestId: id, method, path, error: errorField(error) });
       return problem(request, target, 'internal_error', limits, { instance: `urn:uuid:${id}` });
+    };
+
+    try {
+      // Waits only for a signed request while a policy names agents; a failed signature is no refusal.
+      const signed = rateLimit.agentOf(request);
+      const answered = signed ? signed.then(count) : count(undefined);
+      return answered instanceof Promise ? answered.catch(failed) : answered;
+    } catch (error) {
+      return failed(error);
     }
   }
 
@@ -201,17 +216,28 @@ export async function createHandler(options: HandlerOptions): Promise<Handler> {
 
   const serve = options.accessLog ? withAccessLog(answer, log, rateLimit.keyOf) : answer;
   const inFlight = new InFlight();
-  const answerOf = async (request: Request, info: RequestInfo = {}): Promise<Answered> => {
+  const answerOf = (request: Request, info: RequestInfo = {}): Maybe<Answered> => {
     inFlight.start();
     const observed = telemetry.observe(request);
-    try {
-      return observed.end(await serve(request, info, observed));
-    } finally {
+    const ended = (answered: Answered) => {
       inFlight.end();
+      return observed.end(answered);
+    };
+    let answered: Maybe<Answered>;
+    try {
+      answered = serve(request, info, observed);
+    } catch (error) {
+      inFlight.end();
+      throw error;
     }
+    if (!(answered instanceof Promise)) return ended(answered);
+    return answered.then(ended, (error: unknown) => {
+      inFlight.end();
+      throw error;
+    });
   };
   // The fetch face: what the Node face writes as it is becomes a Response here.
-  const handle = (request: Request, info?: RequestInfo): Promise<Response> => answerOf(request, info).then(toResponse);
+  const handle = async (request: Request, info?: RequestInfo): Promise<Response> => toResponse(await answerOf(request, info));
   const handler = Object.assign(handle, {
     answer: answerOf,
     idle: () => inFlight.idle(),

@@ -26,6 +26,7 @@ import { once } from './util/once.ts';
 import type { Health, ProblemCode } from './contract/schemas.ts';
 import type { Product } from './facts/schema.ts';
 import type { Answered } from './http/answer.ts';
+import { andThen } from './util/maybe.ts';
 
 export interface Settings extends HeaderSettings {
   deprecation?: DeprecationNotice;
@@ -103,10 +104,8 @@ function target(
 /** Serves a prepared answer, waiting only while it is being built. */
 const serving =
   (prepare: () => Prepared | Promise<Prepared>): Answer =>
-  (request, limits) => {
-    const prepared = prepare();
-    return prepared instanceof Promise ? prepared.then((ready) => respond(request, ready, limits)) : respond(request, prepared, limits);
-  };
+  (request, limits) =>
+    andThen(prepare(), (prepared) => respond(request, prepared, limits));
 
 /**
  * A document's answer: its default representation, or all of them chosen by Accept when it has

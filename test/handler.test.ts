@@ -4,6 +4,9 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { factsJsonSchema } from '../src/api/facts-json-schema.ts';
 import type { Handler } from '../src/handler.ts';
+import { toResponse, type Answered } from '../src/http/answer.ts';
+import { MemoryStore } from '../src/ratelimit/stores/memory.ts';
+import type { CounterStore } from '../src/ratelimit/store.ts';
 import { DOCS_ASSETS } from '../src/docs/assets.ts';
 import { DOCS_ASSET_TEXT } from '../src/docs/generated/bodies.ts';
 import { PROBLEM_CODES } from '../src/contract/problem-codes.ts';
@@ -259,6 +262,55 @@ describe('a failing route', () => {
     expect(String(error.mock.calls[0]![0])).toContain(body.instance.slice('urn:uuid:'.length));
     error.mockRestore();
     await handle.close();
+  });
+});
+
+describe('an answer with nothing to wait for', () => {
+  afterAll(closeHandlers);
+
+  it('is given at once with the memory store, not as a promise, once the path was first served', async () => {
+    const handler = await makeHandler();
+    for (const path of ['/api/v1/product', '/nope']) {
+      const first = await handler.answer(get(path));
+      const again = handler.answer(get(path));
+      expect(again, path).not.toBeInstanceOf(Promise);
+      expect((again as Answered).status, path).toBe(first.status);
+      expect(handler.inFlight, path).toBe(0);
+    }
+  });
+
+  it('is a promise while the store answers later, and the same answer', async () => {
+    const memory = new MemoryStore();
+    const later: CounterStore = {
+      kind: 'memory',
+      increment: async (key, start, windowMs) => memory.increment(key, start, windowMs),
+      current: async (key, start, windowMs) => memory.current(key, start, windowMs),
+      close: async () => {},
+    };
+    const handler = await makeHandler({ rateLimit: { quota: 1_000_000, store: later } });
+    await handler.answer(get('/api/v1/product'));
+    const pending = handler.answer(get('/api/v1/product'));
+    expect(pending).toBeInstanceOf(Promise);
+    expect(handler.inFlight).toBe(1);
+    const response = toResponse(await pending);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('x-ratelimit-remaining')).toBe('999998');
+    expect(handler.inFlight).toBe(0);
+  });
+
+  it('becomes the 500 problem at once when a step throws', async () => {
+    const handler = await makeHandler({ logger: () => {} });
+    await handler.answer(get('/api/v1/product'));
+    const request = get('/api/v1/product');
+    Object.defineProperty(request.headers, 'get', {
+      value: () => {
+        throw new Error('a header read failed');
+      },
+    });
+    const answered = handler.answer(request);
+    expect(answered).not.toBeInstanceOf(Promise);
+    expect((answered as Answered).status).toBe(500);
+    expect(handler.inFlight).toBe(0);
   });
 });
 

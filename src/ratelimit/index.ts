@@ -18,6 +18,7 @@ import { MemoryStore } from './stores/memory.ts';
 import { agentPolicies, checkPolicies, policyMatcher, type PolicyInput } from './policies.ts';
 import { sharedStoreOf, type SharedStore, type SharedStoreOptions, type StoreNames } from './stores/choice.ts';
 import type { CounterStore } from './store.ts';
+import { andThen } from '../util/maybe.ts';
 
 export interface RateLimitOptions extends SharedStoreOptions {
   /** Requests per window per client. */
@@ -207,7 +208,7 @@ export async function createRateLimit(
     check(request, connection, counted, agent) {
       const { policy, key } = placed(request, connection, agent);
       const state = counted ? limiter.hit(key, Date.now(), policy) : limiter.peek(key, Date.now(), policy);
-      return state instanceof Promise ? state.then((settled) => verdict(settled, counted, policy)) : verdict(state, counted, policy);
+      return andThen(state, (settled) => verdict(settled, counted, policy));
     },
     failure: () => limiter.failure(),
     close: () => limiter.close(),

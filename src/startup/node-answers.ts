@@ -14,8 +14,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import { Answer, type Answered } from '../http/answer.ts';
 import type { RequestInfo } from '../handler.ts';
+import type { Maybe } from '../util/maybe.ts';
 
-export type Answerer = (request: Request, info: RequestInfo) => Promise<Answered>;
+export type Answerer = (request: Request, info: RequestInfo) => Maybe<Answered>;
 /** The fetch face for what the light path does not take, as @hono/node-server calls it. */
 export type FetchFace = (request: Request, incoming: IncomingMessage) => Response | Promise<Response>;
 /** Settles once the answer is written (or handed to the adapter, which writes it). */
@@ -60,21 +61,23 @@ export function nodeAnswers(answer: Answerer, fetch: FetchFace): Listener {
   let loading: Promise<Listener> | undefined;
   const viaAdapter: Listener = (req, res) => (adapter ? adapter(req, res) : (loading ??= loadAdapter()).then((ready) => ready(req, res)));
 
-  const light = (req: IncomingMessage, res: ServerResponse, url: string): Promise<void> =>
-    answer(new LightRequest(req, url) as unknown as Request, { clientAddress: req.socket.remoteAddress }).then(
-      (answered) => {
-        if (!(answered instanceof Answer)) {
-          made.set(req, answered);
-          return viaAdapter(req, res);
-        }
-        write(res, answered);
-      },
+  const light = async (req: IncomingMessage, res: ServerResponse, url: string): Promise<void> => {
+    let answered: Answered;
+    try {
+      const given = answer(new LightRequest(req, url) as unknown as Request, { clientAddress: req.socket.remoteAddress });
+      answered = given instanceof Promise ? await given : given;
+    } catch {
       // The handler answers its own failures with a problem; this is only what escapes it.
-      () => {
-        if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain; charset=UTF-8' });
-        res.end();
-      },
-    );
+      if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain; charset=UTF-8' });
+      res.end();
+      return;
+    }
+    if (!(answered instanceof Answer)) {
+      made.set(req, answered);
+      return viaAdapter(req, res);
+    }
+    write(res, answered);
+  };
 
   return (req, res) => {
     const url = !req.readableDidRead && req.httpVersionMajor === 1 && (bodiless(req) || lengthFramed(req)) ? plainUrl(req) : undefined;

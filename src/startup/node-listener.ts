@@ -13,6 +13,7 @@ import { prepareProblem } from '../http/problem.ts';
 import { respond } from '../http/prepared.ts';
 import { toResponse } from '../http/answer.ts';
 import { nodeAnswers } from './node-answers.ts';
+import { andThen } from '../util/maybe.ts';
 
 // Structural stand-ins for node:http's IncomingMessage and ServerResponse (and their HTTP/2 twins,
 // Express's req and res too), so that the package's types do not need @types/node.
@@ -77,6 +78,5 @@ function bodyParserFirst(request: Request): Response | Promise<Response> {
         'req.body: mount the listener from toNodeListener() before express.json() or any other body parser.',
     },
   );
-  const answered = respond(request, problem, {});
-  return answered instanceof Promise ? answered.then(toResponse) : toResponse(answered);
+  return andThen(respond(request, problem, {}), toResponse);
 }

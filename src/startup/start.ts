@@ -11,14 +11,16 @@ import { createHandler, type Handler, type RequestInfo } from '../handler.ts';
 import { jsonLinesLogger } from '../util/log.ts';
 import { withStoreOpened } from '../ratelimit/index.ts';
 import { listenFailure } from './listen.ts';
-import type { Answered } from '../http/answer.ts';
+import { toResponse, type Answered } from '../http/answer.ts';
+import { andThen, type Maybe } from '../util/maybe.ts';
 import type { Product } from '../facts/schema.ts';
 import pkg from '../../package.json' with { type: 'json' };
 
+/** Given at once when nothing had to wait, as `Handler.answer` is: Bun.serve and Deno.serve take either. */
 export interface Fetch {
-  (request: Request, info: RequestInfo): Promise<Response>;
+  (request: Request, info: RequestInfo): Maybe<Response>;
   /** The handler's answer before it becomes a Response (`Handler.answer`), for a runtime that writes it itself (Node). */
-  answer(request: Request, info: RequestInfo): Promise<Answered>;
+  answer(request: Request, info: RequestInfo): Maybe<Answered>;
 }
 
 export interface Listening {
@@ -57,7 +59,7 @@ export async function start(runtime: Runtime): Promise<void> {
     const answer = (request: Request, info: RequestInfo) =>
       handler ? handler.answer(request, info) : handlerReady.then((late) => late.answer(request, info));
     const fetch = (request: Request, info: RequestInfo) =>
-      handler ? handler(request, info) : handlerReady.then((late) => late(request, info));
+      handler ? andThen(handler.answer(request, info), toResponse) : handlerReady.then((late) => late(request, info));
     const server = await listenOrExplain(runtime, address, Object.assign(fetch, { answer }));
     const logger = jsonLinesLogger();
     handler = await createHandler({

@@ -8,6 +8,7 @@ import { pathOf } from '../http/prepared.ts';
 import type { Logger } from '../util/log.ts';
 import type { Observation } from './index.ts';
 import type { Connection } from '../ratelimit/client.ts';
+import { andThen, type Maybe } from '../util/maybe.ts';
 
 /** What the way in knows of a request beyond it: the connection's address (`Connection`), and these. */
 export interface RequestInfo extends Connection {
@@ -21,37 +22,38 @@ export interface RequestInfo extends Connection {
   malformed?: { code: 'bad_request' | 'method_not_allowed'; detail: string };
 }
 
-type Serve = (request: Request, info: RequestInfo, observed: Observation) => Promise<Answered>;
+type Serve = (request: Request, info: RequestInfo, observed: Observation) => Maybe<Answered>;
 
 export function withAccessLog(
   serve: Serve,
   log: Logger,
   clientOf: (request: Request, connection: Connection, agent?: string) => string,
 ): Serve {
-  return async (request, info, observed) => {
+  return (request, info, observed) => {
     const time = new Date().toISOString();
     const started = performance.now();
     const requestId = info.requestId ?? crypto.randomUUID();
     // Spreading reads the connection's address once: the answer and the line share that value.
     const named = { ...info, requestId };
-    const response = await serve(request, named, observed);
-    const durationMs = Math.round((performance.now() - started) * 1000) / 1000;
-    const { agentClass, agentName, verified } = observed.agent;
-    const client = clientOf(request, named, verified);
-    log({
-      level: 'info',
-      event: 'request',
-      time,
-      requestId,
-      method: request.method,
-      path: pathOf(request.url),
-      status: response.status,
-      durationMs,
-      client,
-      agentClass,
-      agentName,
-      ...(verified && { agentVerified: verified }),
+    return andThen(serve(request, named, observed), (response) => {
+      const durationMs = Math.round((performance.now() - started) * 1000) / 1000;
+      const { agentClass, agentName, verified } = observed.agent;
+      const client = clientOf(request, named, verified);
+      log({
+        level: 'info',
+        event: 'request',
+        time,
+        requestId,
+        method: request.method,
+        path: pathOf(request.url),
+        status: response.status,
+        durationMs,
+        client,
+        agentClass,
+        agentName,
+        ...(verified && { agentVerified: verified }),
+      });
+      return response;
     });
-    return response;
   };
 }
