@@ -1,5 +1,5 @@
 /** @module Baseline on Bun: bare Bun.serve serving the captured bytes (see bodies.ts). */
-import { baselineFetch, FILES, floorAnswer } from './bodies.ts';
+import { baselineFetch, contractAnswer, FILES, floorAnswer } from './bodies.ts';
 
 const dir = process.env.BENCH_BODIES_DIR!;
 const read = async (name: string) => new Uint8Array(await Bun.file(`${dir}/${name}`).arrayBuffer());
@@ -12,8 +12,14 @@ const bodies = {
 const floors = {
   product: floorAnswer(await Bun.file(`${dir}/${FILES.productHeaders}`).json(), bodies.product, 200, 'bun'),
   notFound: floorAnswer(await Bun.file(`${dir}/${FILES.notFoundHeaders}`).json(), bodies.notFound, 404, 'bun'),
+  contract: contractAnswer(await Bun.file(`${dir}/${FILES.productHeaders}`).json(), bodies.product, 'bun'),
 };
 
-const server = Bun.serve({ hostname: '127.0.0.1', port: Number(process.env.PORT ?? 0), fetch: baselineFetch(bodies, floors) });
+const fetch = baselineFetch(bodies, floors);
+const server = Bun.serve({
+  hostname: '127.0.0.1',
+  port: Number(process.env.PORT ?? 0),
+  fetch: (request, server) => fetch(request, () => server.requestIP(request)?.address),
+});
 console.log(`Baseline listening on ${server.url.origin}`);
 process.on('SIGTERM', () => process.exit(0));

@@ -1,5 +1,5 @@
 /** @module Baseline on Deno: bare Deno.serve serving the captured bytes (see bodies.ts). */
-import { baselineFetch, FILES, floorAnswer } from './bodies.ts';
+import { baselineFetch, contractAnswer, FILES, floorAnswer } from './bodies.ts';
 
 const dir = Deno.env.get('BENCH_BODIES_DIR')!;
 const read = (name: string) => Deno.readFileSync(`${dir}/${name}`);
@@ -13,7 +13,9 @@ const captured = (name: string) => JSON.parse(Deno.readTextFileSync(`${dir}/${na
 const floors = {
   product: floorAnswer(captured(FILES.productHeaders), bodies.product, 200, 'deno'),
   notFound: floorAnswer(captured(FILES.notFoundHeaders), bodies.notFound, 404, 'deno'),
+  contract: contractAnswer(captured(FILES.productHeaders), bodies.product, 'deno'),
 };
+const fetch = baselineFetch(bodies, floors);
 
 Deno.serve(
   {
@@ -21,6 +23,6 @@ Deno.serve(
     port: Number(Deno.env.get('PORT') ?? 0),
     onListen: ({ port }) => console.log(`Baseline listening on http://127.0.0.1:${port}`),
   },
-  baselineFetch(bodies, floors),
+  (request, info) => fetch(request, () => (info.remoteAddr as Deno.NetAddr).hostname),
 );
 Deno.addSignalListener('SIGTERM', () => Deno.exit(0));

@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { answers, FILES, FLOOR_PATH, floorHeaders, NOT_FOUND_FLOOR_PATH } from './bodies.ts';
+import { answers, CONTRACT_FLOOR_PATH, contractHeaders, FILES, FLOOR_PATH, floorHeaders, NOT_FOUND_FLOOR_PATH } from './bodies.ts';
 
 const dir = process.env.BENCH_BODIES_DIR!;
 const read = (name: string) => new Uint8Array(readFileSync(`${dir}/${name}`));
@@ -21,13 +21,19 @@ const product = withLength(a.product);
 const openapi = withLength(a.openapi);
 const openapiGzip = withLength(a.openapiGzip);
 const notFound = withLength(a.notFound);
-const floorOf = (name: string) => floorHeaders(JSON.parse(readFileSync(`${dir}/${name}`, 'utf8')));
-const floors = { product: floorOf(FILES.productHeaders), notFound: floorOf(FILES.notFoundHeaders) };
+const captured = (name: string) => JSON.parse(readFileSync(`${dir}/${name}`, 'utf8'));
+const floors = { product: floorHeaders(captured(FILES.productHeaders)), notFound: floorHeaders(captured(FILES.notFoundHeaders)) };
+const contract = contractHeaders(captured(FILES.productHeaders));
 
 const server = createServer((req, res) => {
   const url = req.url;
   if (url === FLOOR_PATH) {
     res.writeHead(200, floors.product());
+    res.end(product.body);
+    return;
+  }
+  if (url === CONTRACT_FLOOR_PATH) {
+    res.writeHead(200, contract(req.headers, req.socket.remoteAddress));
     res.end(product.body);
     return;
   }

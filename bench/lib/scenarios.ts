@@ -1,5 +1,5 @@
 /** @module The HTTP rows of the benchmark: what each request is, and what it is measured against. */
-import { FLOOR_PATH, NOT_FOUND_FLOOR_PATH } from '../baseline/bodies.ts';
+import { CONTRACT_FLOOR_PATH, FLOOR_PATH, NOT_FOUND_FLOOR_PATH } from '../baseline/bodies.ts';
 import { onlyScenarios } from './config.ts';
 import type { RequestSpec } from './http.ts';
 import type { RuntimeName } from './runtimes.ts';
@@ -62,6 +62,13 @@ export const SCENARIOS: Scenario[] = [
     ...againstItsHeaders(PRODUCT, FLOOR_PATH, 'headers'),
     // Issue 31: what the handler may cost on top of the header contract itself.
     target: { bun: 0.9, deno: 0.95, node: 0.85 },
+  },
+  {
+    ...againstItsHeaders(PRODUCT, CONTRACT_FLOOR_PATH, 'headers'),
+    // The least any implementation of the contract pays for a counted GET (bodies.ts, `contractAnswer`).
+    id: 'productContractFloor',
+    referenceLabel:
+      "sending the service's headers after only what the contract asks of each request (the client's address, Accept, Accept-Encoding and If-None-Match read, one count in a Map)",
   },
   {
     ...againstItsHeaders(PRODUCT, FLOOR_PATH, 'headers'),
