@@ -5,13 +5,20 @@
  * FLOOR_PATH answers the product bytes with the headers the service sent for them (its contract:
  * CORS, Link, cache validators, rate-limit fields), the rate-limit fields changing per request as
  * the service's do: what no logic at all costs once the contract's headers are sent.
- * NOT_FOUND_FLOOR_PATH does the same for the 404 problem and its headers. CONTRACT_FLOOR_PATH answers
- * as FLOOR_PATH after only what the contract asks of every counted request (see `contractAnswer`):
- * the least any implementation of it pays.
+ * NOT_FOUND_FLOOR_PATH does the same for the 404 problem and its headers. CONTRACT_FLOOR_PATH and
+ * NOT_FOUND_CONTRACT_FLOOR_PATH answer as those two after only what the contract asks of every
+ * counted request (see `contractAnswer`): the least any implementation of it pays.
  */
 export const FLOOR_PATH = '/floor/product';
 export const NOT_FOUND_FLOOR_PATH = '/floor/nope';
 export const CONTRACT_FLOOR_PATH = '/floor/contract';
+export const NOT_FOUND_CONTRACT_FLOOR_PATH = '/floor/contract-nope';
+
+/**
+ * The request headers each answer depends on, read by the contract's bare server as the service reads
+ * them: the product is negotiated, gzip-coded when asked and conditional; the 404 problem is none of these.
+ */
+export const READS = { product: ['accept', 'accept-encoding', 'if-none-match'], notFound: [] } as const;
 
 export interface Bodies {
   product: Uint8Array<ArrayBuffer>;
@@ -36,6 +43,7 @@ export interface Floors {
   product: () => Response;
   notFound: () => Response;
   contract: ContractAnswer;
+  notFoundContract: ContractAnswer;
 }
 
 /** The client's address, read only when asked (a system call on Bun). */
@@ -60,19 +68,22 @@ export function floorAnswer(
 }
 
 /**
- * The product's floor answer after what the contract asks of every counted request: the client's
- * address read, the request headers its answer depends on read (Accept, Accept-Encoding,
- * If-None-Match), one count for the client in a Map, and the three rate-limit fields set from it.
+ * A floor answer after what the contract asks of every counted request: the client's address read,
+ * the request headers the answer depends on read (`READS`), one count for the client in a Map, and
+ * the three rate-limit fields set from it.
  */
-export function contractAnswer(captured: Record<string, string>, body: Uint8Array<ArrayBuffer>, runtime: 'bun' | 'deno'): ContractAnswer {
-  const make = responseMaker(captured, body, 200, runtime);
+export function contractAnswer(
+  captured: Record<string, string>,
+  body: Uint8Array<ArrayBuffer>,
+  status: number,
+  reads: readonly string[],
+  runtime: 'bun' | 'deno',
+): ContractAnswer {
+  const make = responseMaker(captured, body, status, runtime);
   const counted = countedRateLimit(captured);
   return (request, address) => {
     // Read as the service reads them; this answer does not depend on them.
-    const { headers } = request;
-    headers.get('accept');
-    headers.get('accept-encoding');
-    headers.get('if-none-match');
+    for (const name of reads) request.headers.get(name);
     return withFields(make(), counted(address()));
   };
 }
@@ -104,14 +115,13 @@ export function floorHeaders(captured: Record<string, string>): () => Record<str
 /** As `contractAnswer` does on Bun and Deno, for Node: the request's headers read, one count, the three fields. */
 export function contractHeaders(
   captured: Record<string, string>,
+  reads: readonly string[],
 ): (headers: Record<string, string | string[] | undefined>, address: string | undefined) => Record<string, string> {
   const names = Object.keys(captured);
   const counted = countedRateLimit(captured);
   return (headers, address) => {
     // Read as the service reads them; this answer does not depend on them.
-    headers.accept;
-    headers['accept-encoding'];
-    headers['if-none-match'];
+    for (const name of reads) headers[name];
     const record: Record<string, string> = {};
     for (const name of names) record[name] = captured[name]!;
     return Object.assign(record, counted(address));
@@ -178,6 +188,7 @@ export function baselineFetch(bodies: Bodies, floors: Floors): (request: Request
     if (path === FLOOR_PATH) return floors.product();
     if (path === NOT_FOUND_FLOOR_PATH) return floors.notFound();
     if (path === CONTRACT_FLOOR_PATH) return floors.contract(request, address);
+    if (path === NOT_FOUND_CONTRACT_FLOOR_PATH) return floors.notFoundContract(request, address);
     const pick =
       path === '/api/v1/product'
         ? a.product

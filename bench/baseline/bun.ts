@@ -1,5 +1,5 @@
 /** @module Baseline on Bun: bare Bun.serve serving the captured bytes (see bodies.ts). */
-import { baselineFetch, contractAnswer, FILES, floorAnswer } from './bodies.ts';
+import { baselineFetch, contractAnswer, FILES, floorAnswer, READS } from './bodies.ts';
 
 const dir = process.env.BENCH_BODIES_DIR!;
 const read = async (name: string) => new Uint8Array(await Bun.file(`${dir}/${name}`).arrayBuffer());
@@ -12,7 +12,8 @@ const bodies = {
 const floors = {
   product: floorAnswer(await Bun.file(`${dir}/${FILES.productHeaders}`).json(), bodies.product, 200, 'bun'),
   notFound: floorAnswer(await Bun.file(`${dir}/${FILES.notFoundHeaders}`).json(), bodies.notFound, 404, 'bun'),
-  contract: contractAnswer(await Bun.file(`${dir}/${FILES.productHeaders}`).json(), bodies.product, 'bun'),
+  contract: contractAnswer(await Bun.file(`${dir}/${FILES.productHeaders}`).json(), bodies.product, 200, READS.product, 'bun'),
+  notFoundContract: contractAnswer(await Bun.file(`${dir}/${FILES.notFoundHeaders}`).json(), bodies.notFound, 404, READS.notFound, 'bun'),
 };
 
 const fetch = baselineFetch(bodies, floors);

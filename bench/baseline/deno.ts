@@ -1,5 +1,5 @@
 /** @module Baseline on Deno: bare Deno.serve serving the captured bytes (see bodies.ts). */
-import { baselineFetch, contractAnswer, FILES, floorAnswer } from './bodies.ts';
+import { baselineFetch, contractAnswer, FILES, floorAnswer, READS } from './bodies.ts';
 
 const dir = Deno.env.get('BENCH_BODIES_DIR')!;
 const read = (name: string) => Deno.readFileSync(`${dir}/${name}`);
@@ -13,7 +13,8 @@ const captured = (name: string) => JSON.parse(Deno.readTextFileSync(`${dir}/${na
 const floors = {
   product: floorAnswer(captured(FILES.productHeaders), bodies.product, 200, 'deno'),
   notFound: floorAnswer(captured(FILES.notFoundHeaders), bodies.notFound, 404, 'deno'),
-  contract: contractAnswer(captured(FILES.productHeaders), bodies.product, 'deno'),
+  contract: contractAnswer(captured(FILES.productHeaders), bodies.product, 200, READS.product, 'deno'),
+  notFoundContract: contractAnswer(captured(FILES.notFoundHeaders), bodies.notFound, 404, READS.notFound, 'deno'),
 };
 const fetch = baselineFetch(bodies, floors);
 

@@ -2,7 +2,17 @@
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { answers, CONTRACT_FLOOR_PATH, contractHeaders, FILES, FLOOR_PATH, floorHeaders, NOT_FOUND_FLOOR_PATH } from './bodies.ts';
+import {
+  answers,
+  CONTRACT_FLOOR_PATH,
+  contractHeaders,
+  FILES,
+  FLOOR_PATH,
+  floorHeaders,
+  NOT_FOUND_CONTRACT_FLOOR_PATH,
+  NOT_FOUND_FLOOR_PATH,
+  READS,
+} from './bodies.ts';
 
 const dir = process.env.BENCH_BODIES_DIR!;
 const read = (name: string) => new Uint8Array(readFileSync(`${dir}/${name}`));
@@ -23,7 +33,10 @@ const openapiGzip = withLength(a.openapiGzip);
 const notFound = withLength(a.notFound);
 const captured = (name: string) => JSON.parse(readFileSync(`${dir}/${name}`, 'utf8'));
 const floors = { product: floorHeaders(captured(FILES.productHeaders)), notFound: floorHeaders(captured(FILES.notFoundHeaders)) };
-const contract = contractHeaders(captured(FILES.productHeaders));
+const contract = {
+  product: contractHeaders(captured(FILES.productHeaders), READS.product),
+  notFound: contractHeaders(captured(FILES.notFoundHeaders), READS.notFound),
+};
 
 const server = createServer((req, res) => {
   const url = req.url;
@@ -33,8 +46,13 @@ const server = createServer((req, res) => {
     return;
   }
   if (url === CONTRACT_FLOOR_PATH) {
-    res.writeHead(200, contract(req.headers, req.socket.remoteAddress));
+    res.writeHead(200, contract.product(req.headers, req.socket.remoteAddress));
     res.end(product.body);
+    return;
+  }
+  if (url === NOT_FOUND_CONTRACT_FLOOR_PATH) {
+    res.writeHead(404, contract.notFound(req.headers, req.socket.remoteAddress));
+    res.end(notFound.body);
     return;
   }
   if (url === NOT_FOUND_FLOOR_PATH) {

@@ -112,7 +112,7 @@ export function renderReport(report: Report): string {
         'what the header contract alone costs. The third compares against the same bare server after it did only what the contract asks of every counted request ' +
         "(the client's address, Accept, Accept-Encoding and If-None-Match read, one count in a Map, the three rate-limit fields set from it): the least any implementation pays, the ceiling for any handler. " +
         'The fourth sends the product request to an instance behind one trusted proxy (TRUST_PROXY_HOPS=1), as most deployments run, ' +
-        "with X-Forwarded-For naming the client, so the connection's address is never read; the second 404 row does the same as the second product row with the 404's headers. The MCP rows run on a second instance of the service, so that the first, like the bare server, answers GETs alone; " +
+        "with X-Forwarded-For naming the client, so the connection's address is never read; the second and third 404 rows do the same as the second and third product rows with the 404's headers (a 404 depends on no request header). The MCP rows run on a second instance of the service, so that the first, like the bare server, answers GETs alone; " +
         "they compare against the product on that second instance, taken after them in every round, and that product row against the first instance's shows what answering MCP costs the GETs of the same process.",
       '',
     );

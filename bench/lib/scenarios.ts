@@ -1,5 +1,5 @@
 /** @module The HTTP rows of the benchmark: what each request is, and what it is measured against. */
-import { CONTRACT_FLOOR_PATH, FLOOR_PATH, NOT_FOUND_FLOOR_PATH } from '../baseline/bodies.ts';
+import { CONTRACT_FLOOR_PATH, FLOOR_PATH, NOT_FOUND_CONTRACT_FLOOR_PATH, NOT_FOUND_FLOOR_PATH } from '../baseline/bodies.ts';
 import { onlyScenarios } from './config.ts';
 import type { RequestSpec } from './http.ts';
 import type { RuntimeName } from './runtimes.ts';
@@ -56,6 +56,13 @@ const againstItsHeaders = ({ target: _target, ...row }: Scenario, baselinePath: 
   referenceLabel: `sending the service's ${headers}, built the fastest way for the runtime`,
 });
 
+/** The same request against the bare server that does only what the contract asks of every counted request. */
+const againstTheContract = (row: Scenario, baselinePath: string, sending: string): Scenario => ({
+  ...againstItsHeaders(row, baselinePath, ''),
+  id: `${row.id}ContractFloor`,
+  referenceLabel: `sending ${sending}`,
+});
+
 export const SCENARIOS: Scenario[] = [
   PRODUCT,
   {
@@ -63,13 +70,12 @@ export const SCENARIOS: Scenario[] = [
     // Issue 31: what the handler may cost on top of the header contract itself.
     target: { bun: 0.9, deno: 0.95, node: 0.85 },
   },
-  {
-    ...againstItsHeaders(PRODUCT, CONTRACT_FLOOR_PATH, 'headers'),
-    // The least any implementation of the contract pays for a counted GET (bodies.ts, `contractAnswer`).
-    id: 'productContractFloor',
-    referenceLabel:
-      "sending the service's headers after only what the contract asks of each request (the client's address, Accept, Accept-Encoding and If-None-Match read, one count in a Map)",
-  },
+  // The least any implementation of the contract pays for a counted GET (bodies.ts, `contractAnswer`).
+  againstTheContract(
+    PRODUCT,
+    CONTRACT_FLOOR_PATH,
+    "the service's headers after only what the contract asks of each request (the client's address, Accept, Accept-Encoding and If-None-Match read, one count in a Map)",
+  ),
   {
     ...againstItsHeaders(PRODUCT, FLOOR_PATH, 'headers'),
     // How most deployments run, behind a load balancer: the client's address is read from the header.
@@ -80,6 +86,11 @@ export const SCENARIOS: Scenario[] = [
   },
   NOT_FOUND,
   againstItsHeaders(NOT_FOUND, NOT_FOUND_FLOOR_PATH, '404 headers'),
+  againstTheContract(
+    NOT_FOUND,
+    NOT_FOUND_CONTRACT_FLOOR_PATH,
+    "the service's 404 headers after only what the contract asks of each request (the client's address read, one count in a Map)",
+  ),
   { id: 'openapi', label: 'GET /openapi.json', request: { path: '/openapi.json' }, reference: 'baseline' },
   {
     id: 'openapiGzip',
