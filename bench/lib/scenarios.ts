@@ -49,18 +49,18 @@ const NOT_FOUND: Scenario = {
 };
 
 /** The same request against the bare server sending the service's own headers for it: what the header contract alone costs. */
-const againstItsHeaders = ({ target: _target, ...row }: Scenario, baselinePath: string, headers: string): Scenario => ({
-  ...row,
-  id: `${row.id}Floor`,
-  baselinePath,
-  referenceLabel: `sending the service's ${headers}, built the fastest way for the runtime`,
-});
+const againstItsHeaders = (row: Scenario, baselinePath: string, headers: string): Scenario =>
+  againstFloor(row, `${row.id}Floor`, baselinePath, `sending the service's ${headers}, built the fastest way for the runtime`);
 
 /** The same request against the bare server that does only what the contract asks of every counted request. */
-const againstTheContract = (row: Scenario, baselinePath: string, sending: string): Scenario => ({
-  ...againstItsHeaders(row, baselinePath, ''),
-  id: `${row.id}ContractFloor`,
-  referenceLabel: `sending ${sending}`,
+const againstTheContract = (row: Scenario, baselinePath: string, sending: string): Scenario =>
+  againstFloor(row, `${row.id}ContractFloor`, baselinePath, `sending ${sending}`);
+
+const againstFloor = ({ target: _target, ...row }: Scenario, id: string, baselinePath: string, referenceLabel: string): Scenario => ({
+  ...row,
+  id,
+  baselinePath,
+  referenceLabel,
 });
 
 export const SCENARIOS: Scenario[] = [
